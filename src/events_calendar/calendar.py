@@ -1,0 +1,103 @@
+"""The ``Calendar`` facade: one object that holds every business rule, over any backend."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import TracebackType
+
+from .backends import open_backend
+from .backends.base import Backend
+from .context import Context
+from .dates import Clock, SystemClock
+from .events import EventCollection
+from .permissions import Actor
+from .posts import LinkedCollection
+from .records import Category, Organizer, Tag, User, Venue
+from .settings import Settings
+from .terms import TermCollection
+from .users import UserDirectory
+
+__all__ = ["Calendar", "connect"]
+
+
+class Calendar:
+    """An events calendar: ``events``, ``venues``, ``organizers``, ``categories``, ``tags``
+    and ``users``, each a collection with create/get/update/delete/list.
+
+    A calendar made by ``connect()`` acts with full access, for scripts and notebooks;
+    ``as_user()`` returns the same calendar acting under a user's role rules (or anonymously).
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+        actor: Actor | None = None,
+    ) -> None:
+        self._context = Context(
+            backend, settings or Settings(), clock or SystemClock(), actor or Actor.full_access()
+        )
+        ctx = self._context
+        self.venues: LinkedCollection[Venue] = LinkedCollection(Venue, ctx)
+        self.organizers: LinkedCollection[Organizer] = LinkedCollection(Organizer, ctx)
+        self.categories: TermCollection[Category] = TermCollection(Category, ctx)
+        self.tags: TermCollection[Tag] = TermCollection(Tag, ctx)
+        self.events = EventCollection(
+            ctx,
+            venues=self.venues,
+            organizers=self.organizers,
+            categories=self.categories,
+            tags=self.tags,
+        )
+        self.users = UserDirectory(ctx)
+
+    @property
+    def backend(self) -> Backend:
+        return self._context.backend
+
+    @property
+    def settings(self) -> Settings:
+        return self._context.settings
+
+    @property
+    def user(self) -> User | None:
+        """Who this calendar acts for (``None``: anonymous, or full access)."""
+        return self._context.actor.user
+
+    def now(self) -> datetime:
+        """The calendar clock's current instant (UTC)."""
+        return self._context.now()
+
+    def as_user(self, user: User | None) -> Calendar:
+        """This calendar, acting under ``user``'s role rules; ``None`` means anonymous."""
+        ctx = self._context
+        return Calendar(ctx.backend, settings=ctx.settings, clock=ctx.clock, actor=Actor(user))
+
+    def close(self) -> None:
+        self._context.backend.close()
+
+    def __enter__(self) -> Calendar:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def connect(
+    url: str = "memory://",
+    *,
+    settings: Settings | None = None,
+    clock: Clock | None = None,
+) -> Calendar:
+    """Open a calendar on a database URL with full access.
+
+    ``memory://`` keeps everything in this process.
+    """
+    return Calendar(open_backend(url), settings=settings, clock=clock)

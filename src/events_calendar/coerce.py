@@ -1,0 +1,79 @@
+"""Reading loosely typed input the way the reference reads it.
+
+HTTP clients send everything as text (``"1"``, ``"true"``, ``"3,4"``), Python callers send real
+types. These helpers accept both, so the calendar can take a query string's values unchanged and
+the HTTP adapter needs no rules of its own. Each returns ``None`` when the value cannot be read;
+the caller turns that into an ``InvalidParameter`` naming its field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["as_bool", "as_id_list", "as_int", "as_list", "is_truthy"]
+
+_TRUE = frozenset({"1", "true", "yes", "on", "y"})
+_FALSE = frozenset({"0", "false", "no", "off", "n", ""})
+
+
+def as_bool(value: object) -> bool | None:
+    """A boolean from a bool, 0/1, or the strings WordPress's REST layer accepts."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+    return None
+
+
+def is_truthy(value: object) -> bool:
+    """The reference's ``tribe_is_truthy``: anything not recognisably false is true."""
+    if value is None:
+        return False
+    read = as_bool(value)
+    return read if read is not None else bool(value)
+
+
+def as_int(value: object) -> int | None:
+    """An integer from an int or a string of digits (with an optional sign)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("+-").isdigit():
+            return int(text)
+    return None
+
+
+def as_list(value: object) -> list[object] | None:
+    """A list from a sequence, or from a comma-separated string; ``None`` stays ``None``."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return [value]
+    if isinstance(value, Sequence | set | frozenset):
+        items: list[object] = []
+        for item in value:
+            items.extend(as_list(item) or [] if isinstance(item, str) else [item])
+        return items
+    return None
+
+
+def as_id_list(value: object) -> list[int] | None:
+    """A list of positive ids from a sequence or CSV; ``None`` when any item is not an id."""
+    items = as_list(value)
+    if items is None:
+        return None
+    ids = [as_int(item) for item in items]
+    if any(i is None or i < 0 for i in ids):
+        return None
+    return [i for i in ids if i is not None]

@@ -1,0 +1,84 @@
+"""What every collection of a calendar shares: storage, settings, clock and the acting user."""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+
+import attrs
+
+from .backends.base import Backend
+from .dates import Clock, resolve_zone
+from .errors import Forbidden, NotFound, WrongKind
+from .permissions import Actor
+from .records import Kind, Record
+from .settings import Settings
+
+__all__ = ["Context", "error_code"]
+
+#: The reference's error codes that name the kind of record (``<kind>-is-in-trash`` and so on).
+_KIND_WORD = {"event": "event", "venue": "venue", "organizer": "organizer"}
+
+
+def error_code(kind: Kind, situation: str) -> str:
+    """``error_code("venue", "is-in-trash") == "venue-is-in-trash"``."""
+    return f"{_KIND_WORD.get(kind, kind)}-{situation}"
+
+
+@attrs.frozen
+class Context:
+    """The services a collection works with, and who it acts for."""
+
+    backend: Backend
+    settings: Settings
+    clock: Clock
+    actor: Actor
+    zone: tzinfo = attrs.field(init=False)
+
+    @zone.default
+    def _zone(self) -> tzinfo:
+        return resolve_zone(self.settings.timezone, field="timezone")
+
+    def acting_as(self, actor: Actor) -> Context:
+        return attrs.evolve(self, actor=actor)
+
+    # -- the validation.Lookup protocol --------------------------------------------------
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def exists(self, kind: Kind, record_id: int) -> bool:
+        if kind in ("event", "venue", "organizer"):
+            return self.backend.post_kind(record_id) == kind
+        return bool(self.backend.get_many(kind, [record_id]))
+
+    def user_exists(self, user_id: int) -> bool:
+        return self.backend.get_user(user_id) is not None
+
+    # -- shared checks ---------------------------------------------------------------------
+    def require(self, allowed: bool, action: str) -> None:
+        """Raise ``Forbidden`` (401 for anonymous callers) unless ``allowed``."""
+        if not allowed:
+            who = "anonymous callers" if self.actor.anonymous else "your role"
+            raise Forbidden(f"Sorry, {who} may not {action}.", anonymous=self.actor.anonymous)
+
+    def load(self, kind: Kind, record_id: int) -> Record:
+        """The record of that kind with that id, or the reference's not-found error."""
+        found = self.backend.get_many(kind, [record_id]).get(record_id)
+        if found is not None:
+            return found
+        if kind == "event":
+            if self.backend.post_kind(record_id) is not None:
+                raise WrongKind(
+                    "The specified ID is not a valid event.",
+                    fields={"id": "send the id of an event, not of a venue or organizer"},
+                )
+            raise NotFound(
+                f"Event with ID {record_id} does not exist.",
+                code="rest-event-not-found",
+                fields={"id": "send an existing event id"},
+            )
+        raise NotFound(
+            f"There is no {kind} with ID {record_id}.",
+            code="rest_invalid_param",
+            status=400,
+            fields={"id": f"send an existing {kind} id"},
+        )

@@ -1,0 +1,352 @@
+"""Time: parsing user dates, time zones, day rounding and the default list window.
+
+Why it looks like this:
+
+- **PHP's parser, not ours.** The reference (The Events Calendar) validates every date with PHP's
+  ``strtotime``, so its clients send whatever that accepts: ``2031-05-01 19:00``, ``2031/05/01``,
+  ``November 3, 2031 10:00am``, ``tomorrow 9am``, ``+2 weeks``. For wire compatibility we call the
+  same parser (timelib, through the ``strtotime`` package) instead of writing our own. The package
+  reads zone-less text as UTC wall time, so we hand it "now" as the calendar's local wall clock
+  dressed up as UTC and read the answer back as wall fields in the calendar's zone: "tomorrow" is
+  local midnight of the local tomorrow. Text that names its own zone or offset is an instant.
+- **Wall clock plus zone.** An event keeps its local wall time and its zone; instants (UTC) are
+  for comparisons. Wall times that fall into a DST gap move forward (02:30 -> 03:30, as PHP
+  does); ambiguous ones take the first occurrence (zoneinfo's ``fold=0``).
+- **To the second.** The wire format is ``YYYY-MM-DD HH:MM:SS``; parsed values drop microseconds
+  so that what is compared is what is shown. All-day events run 00:00:00-23:59:59.
+- **No hidden clock.** "Now" is always passed in (see ``Clock``), so tests never depend on it.
+
+Deliberate differences from the reference: a numeric timestamp is an instant (the reference
+renders it as UTC wall time and reads that as local); impossible days (``2031-02-30``), years
+outside 1000-9999 and blank text are refused instead of rolled over or read as "now".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
+from decimal import Decimal
+from functools import cache, lru_cache
+from typing import Literal, Protocol
+from zoneinfo import ZoneInfo, available_timezones
+
+from dateutil.relativedelta import relativedelta
+from strtotime import strtotime
+
+from events_calendar.errors import InvalidParameter
+
+__all__ = [
+    "UTC",
+    "Clock",
+    "FixedClock",
+    "SystemClock",
+    "all_day_span",
+    "date_details",
+    "default_window",
+    "end_of_day",
+    "format_wall",
+    "parse_datetime",
+    "query_bound",
+    "resolve_zone",
+    "start_of_day",
+    "to_utc",
+    "zone_abbr",
+    "zone_name",
+]
+
+
+_DATE_HINT = (
+    "send a date such as '2031-05-01 19:00', '2031-05-01T19:00:00+02:00', "
+    "a Unix timestamp or a phrase such as 'tomorrow 9am'"
+)
+_ZONE_HINT = "send an IANA time zone such as 'Europe/Paris' or an offset such as 'UTC+2'"
+_OFFSET = re.compile(r"UTC([+-])(\d{1,2})(?::(\d{2})|\.(\d+))?", re.IGNORECASE)
+_NUMERIC = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_LONG_NUMBER = re.compile(r"(?<![\d.,@+-])\d{5,}")  # a year past 9999 (timelib misreads these)
+_LEADING_DAY = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?!\d)")
+# Appended to zone-less text it changes the answer; text with its own zone keeps it (first wins).
+_PROBE_ZONE = " Asia/Karachi"
+_HOST_ONLY_ZONES = frozenset({"localtime", "Factory"})
+
+
+class Clock(Protocol):
+    """Where "now" comes from."""
+
+    def now(self) -> datetime:
+        """The current instant, aware, in UTC."""
+        ...
+
+
+class SystemClock:
+    """The real clock."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class FixedClock:
+    """A clock that only moves when told to (tests, replays)."""
+
+    def __init__(self, at: datetime) -> None:
+        self._lock = threading.Lock()
+        self._now = to_utc(at)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def set(self, at: datetime) -> None:
+        self._now = to_utc(at)
+
+    def advance(self, delta: timedelta) -> datetime:
+        with self._lock:
+            self._now += delta
+            return self._now
+
+
+# --- zones ---------------------------------------------------------------------------------
+
+
+@cache
+def _zone_keys() -> dict[str, str]:
+    """Lower-cased IANA name -> canonical name (PHP accepts any case)."""
+    return {key.lower(): key for key in available_timezones() - _HOST_ONLY_ZONES}
+
+
+@lru_cache(maxsize=256)
+def _iana_zone(key: str) -> tzinfo:
+    return UTC if key == "UTC" else ZoneInfo(key)
+
+
+def _offset_label(offset: timedelta) -> str:
+    minutes, rest = divmod(int(offset.total_seconds()), 60)
+    if rest:
+        raise ValueError(f"offset {offset} is not a whole number of minutes")
+    hours, minutes = divmod(abs(minutes), 60)
+    sign = "-" if offset < timedelta(0) else "+"
+    return f"UTC{sign}{hours}" + (f":{minutes:02d}" if minutes else "")
+
+
+def resolve_zone(name: str, *, field: str = "timezone") -> tzinfo:
+    """An IANA zone ("Europe/Paris", "UTC") or a fixed offset ("UTC+2", "UTC-5", "UTC+5:30")."""
+    text = name.strip() if isinstance(name, str) else ""
+    if not text:
+        raise InvalidParameter.one(field, f"the time zone is empty; {_ZONE_HINT}")
+    match = _OFFSET.fullmatch(text)
+    if match:
+        sign, hours, minutes, fraction = match.groups()
+        extra = Decimal(f"0.{fraction}") * 60 if fraction else Decimal(minutes or 0)
+        total = int(hours) * 60 + int(extra)
+        if extra != int(extra) or extra >= 60 or total > 14 * 60:
+            raise InvalidParameter.one(
+                field, f"{name!r} is not an offset between UTC-14 and UTC+14; {_ZONE_HINT}"
+            )
+        offset = timedelta(minutes=-total if sign == "-" else total)
+        return timezone(offset, _offset_label(offset))
+    key = _zone_keys().get(text.lower())
+    if key is None:
+        raise InvalidParameter.one(field, f"unknown time zone {name!r}; {_ZONE_HINT}")
+    return _iana_zone(key)
+
+
+def zone_name(tz: tzinfo) -> str:
+    """The name ``resolve_zone`` reads back: "Europe/Paris", "UTC+2", "UTC"."""
+    if isinstance(tz, ZoneInfo) and tz.key:
+        return tz.key
+    if isinstance(tz, timezone):
+        offset = tz.utcoffset(None)
+        return "UTC" if tz.tzname(None) == "UTC" and not offset else _offset_label(offset)
+    raise TypeError(f"{tz!r} is neither a ZoneInfo nor a fixed offset")
+
+
+def zone_abbr(dt: datetime) -> str:
+    """The zone's abbreviation at that instant: "EDT", "CEST", "UTC"; "UTC+2" for offsets."""
+    tz = _require_aware(dt, "dt").tzinfo
+    if isinstance(tz, timezone):
+        return zone_name(tz)
+    return dt.tzname() or ""
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+
+def _require_aware(dt: datetime, what: str) -> datetime:
+    if dt.tzinfo is None or dt.utcoffset() is None:
+        raise ValueError(f"{what} must be an aware datetime, got {dt!r}")
+    return dt
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _unreadable(field: str, value: object) -> InvalidParameter:
+    return InvalidParameter.one(field, f"cannot read {_show(value)} as a date; {_DATE_HINT}")
+
+
+def _out_of_range(field: str, value: object) -> InvalidParameter:
+    return InvalidParameter.one(
+        field, f"{_show(value)} is outside the years 1000-9999; {_DATE_HINT}"
+    )
+
+
+def _settle(dt: datetime) -> datetime:
+    """The same instant on its zone's real wall clock (a DST-gap time moves forward)."""
+    zone = dt.tzinfo
+    if zone is None:
+        raise ValueError(f"dt must be an aware datetime, got {dt!r}")
+    return dt.astimezone(UTC).astimezone(zone)
+
+
+def _instant(seconds: float, zone: tzinfo, field: str, value: object) -> datetime:
+    try:
+        return datetime.fromtimestamp(math.floor(seconds), UTC).astimezone(zone)
+    except (OverflowError, ValueError, OSError):
+        raise _out_of_range(field, value) from None
+
+
+def _parse_text(value: str, zone: tzinfo, local_now: datetime, field: str) -> datetime:
+    text = value.strip()
+    if not text or not text.isprintable():
+        raise _unreadable(field, value)
+    if _NUMERIC.fullmatch(text):
+        return _instant(float(text), zone, field, value)
+    try:
+        iso = datetime.fromisoformat(text)
+    except ValueError:
+        pass
+    else:
+        return iso.astimezone(zone) if iso.tzinfo else _settle(iso.replace(tzinfo=zone))
+    if _LONG_NUMBER.search(text):
+        raise _out_of_range(field, value)
+    day = _LEADING_DAY.match(text)
+    if day:
+        try:
+            date(*map(int, day.groups()))
+        except ValueError:
+            why = f"{_show(value)} names no calendar day; {_DATE_HINT}"
+            raise InvalidParameter.one(field, why) from None
+    wall_now = math.floor(local_now.replace(tzinfo=UTC).timestamp())
+    try:
+        as_wall = strtotime(text, wall_now)
+    except ValueError:
+        raise _unreadable(field, value) from None
+    try:
+        zoned = strtotime(text + _PROBE_ZONE, wall_now) == as_wall
+    except ValueError:
+        zoned = False
+    if zoned:  # "... Europe/Paris", "... CET", "@1700000000": the text fixes the instant
+        return _instant(strtotime(text, math.floor(local_now.timestamp())), zone, field, value)
+    try:
+        wall = datetime.fromtimestamp(as_wall, UTC).replace(tzinfo=zone)
+    except (OverflowError, ValueError, OSError):
+        raise _out_of_range(field, value) from None
+    if wall.replace(tzinfo=None) == local_now.replace(microsecond=0, tzinfo=None):
+        return local_now  # "now" keeps its fold in a repeated hour
+    return _settle(wall)
+
+
+def parse_datetime(value: object, *, zone: tzinfo, now: datetime, field: str) -> datetime:
+    """Read a user-supplied date as an aware datetime in ``zone``, to the second.
+
+    Naive datetimes and zone-less text are wall time in ``zone``; aware datetimes, text with an
+    offset or zone, and Unix timestamps (numbers or digit strings) are instants. Relative phrases
+    ("tomorrow", "+2 weeks", "next monday 9am") count from ``now`` on ``zone``'s wall clock.
+    """
+    local_now = _require_aware(now, "now").astimezone(zone)
+    try:
+        if isinstance(value, datetime):
+            if value.tzinfo is None or value.utcoffset() is None:
+                result = _settle(value.replace(tzinfo=zone))
+            else:
+                result = value.astimezone(zone)
+        elif isinstance(value, date):
+            result = _settle(datetime.combine(value, time(), tzinfo=zone))
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                raise _unreadable(field, value)
+            result = _instant(value, zone, field, value)
+        elif isinstance(value, str):
+            result = _parse_text(value, zone, local_now, field)
+        else:
+            raise _unreadable(field, value)
+    except OverflowError:
+        raise _out_of_range(field, value) from None
+    if not 1000 <= result.year <= 9999:
+        raise _out_of_range(field, value)
+    return result.replace(microsecond=0)
+
+
+# --- formatting and day rounding -----------------------------------------------------------
+
+
+def format_wall(dt: datetime) -> str:
+    """``YYYY-MM-DD HH:MM:SS`` on ``dt``'s own wall clock."""
+    return (
+        f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d} {dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}"
+    )
+
+
+def date_details(dt: datetime) -> dict[str, str]:
+    """The reference's ``*_date_details`` object: zero-padded strings of the wall clock."""
+    return {
+        "year": f"{dt.year:04d}",
+        "month": f"{dt.month:02d}",
+        "day": f"{dt.day:02d}",
+        "hour": f"{dt.hour:02d}",
+        "minutes": f"{dt.minute:02d}",
+        "seconds": f"{dt.second:02d}",
+    }
+
+
+def start_of_day(dt: datetime) -> datetime:
+    """00:00:00 of ``dt``'s local date (the first existing second if midnight is skipped)."""
+    return _settle(
+        _require_aware(dt, "dt").replace(hour=0, minute=0, second=0, microsecond=0, fold=0)
+    )
+
+
+def end_of_day(dt: datetime) -> datetime:
+    """23:59:59 of ``dt``'s local date (the later one when that hour repeats)."""
+    last = _require_aware(dt, "dt").replace(hour=23, minute=59, second=59, microsecond=0, fold=1)
+    return _settle(last)
+
+
+def all_day_span(start: datetime, end: datetime) -> tuple[datetime, datetime]:
+    """An all-day event's span: start of the first day to 23:59:59 of the last."""
+    return start_of_day(start), end_of_day(end)
+
+
+def to_utc(dt: datetime) -> datetime:
+    """The same instant in UTC (naive datetimes are refused: their instant is unknown)."""
+    return _require_aware(dt, "dt").astimezone(UTC)
+
+
+# --- list filters --------------------------------------------------------------------------
+
+
+def query_bound(
+    value: object,
+    *,
+    edge: Literal["start", "end"],
+    strict: bool,
+    zone: tzinfo,
+    now: datetime,
+    field: str,
+) -> datetime:
+    """A list-filter bound as a UTC instant; without ``strict`` it widens to the whole local day."""
+    bound = parse_datetime(value, zone=zone, now=now, field=field)
+    if not strict:
+        bound = start_of_day(bound) if edge == "start" else end_of_day(bound)
+    return to_utc(bound)
+
+
+def default_window(now: datetime, zone: tzinfo) -> tuple[datetime, datetime]:
+    """The default event-list window in UTC: start of local yesterday to the end of the local
+    day 24 calendar months ahead."""
+    today = to_utc(now).astimezone(zone).date()
+    first = datetime.combine(today - timedelta(days=1), time(), tzinfo=zone)
+    last = datetime.combine(today + relativedelta(months=24), time(), tzinfo=zone)
+    return to_utc(start_of_day(first)), to_utc(end_of_day(last))

@@ -1,0 +1,212 @@
+"""The event collection: the post life cycle plus dates, links, passwords and bulk loads."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable, Iterable, Mapping
+from datetime import tzinfo
+from typing import Any
+
+import attrs
+
+from .context import Context
+from .dates import all_day_span, resolve_zone
+from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
+from .listing import event_filter
+from .posts import LinkedCollection, PostCollection
+from .queries import EventQuery, Page
+from .records import Category, Event, Organizer, Tag, Venue
+from .statuses import Status
+from .terms import TermCollection
+from .validation import read_input
+
+__all__ = ["EventCollection", "Related"]
+
+_Rows = list[dict[str, Any]]
+_Ids = list[int]
+
+#: Called after each committed batch of ``bulk_create`` with (rows done, rows in all).
+Progress = Callable[[int, int], None]
+
+
+@attrs.frozen
+class Related:
+    """The records a set of events links to, keyed by id (what a page needs to render)."""
+
+    venues: dict[int, Venue]
+    organizers: dict[int, Organizer]
+    categories: dict[int, Category]
+    tags: dict[int, Tag]
+
+
+class EventCollection(PostCollection[Event]):
+    """Events of a calendar (``cal.events``)."""
+
+    def __init__(
+        self,
+        context: Context,
+        *,
+        venues: LinkedCollection[Venue],
+        organizers: LinkedCollection[Organizer],
+        categories: TermCollection[Category],
+        tags: TermCollection[Tag],
+    ) -> None:
+        super().__init__(Event, context)
+        self._venues = venues
+        self._organizers = organizers
+        self._categories = categories
+        self._tags = tags
+
+    # -- reading ---------------------------------------------------------------------------
+    def _check_readable(self, record: Event, password: str | None) -> None:
+        if record.status == Status.TRASH:
+            raise Forbidden("This event is no longer available", code="event-no-longer-available")
+        if not self._ctx.actor.can_read(record.author, record.status):
+            raise Forbidden("The requested event is not accessible", code="event-not-accessible")
+        if not self._unlocked(record, password):
+            raise Forbidden(
+                "The requested event is not accessible without a password",
+                code="event-password-protected",
+            )
+
+    def _unlocked(self, record: Event, password: str | None) -> bool:
+        """Whether the caller may see a password-protected event's content."""
+        if not record.password:
+            return True
+        if password is not None and hmac.compare_digest(
+            password.encode(), record.password.encode()
+        ):
+            return True
+        return self._ctx.actor.can_edit("event", record.author, record.status)
+
+    def list(self, query: EventQuery | None = None, **params: Any) -> Page[Event]:
+        """One page of events (interface section 4.2), ordered by start.
+
+        Password-protected events stay in the list with their content blanked (``locked``)
+        unless the caller may edit them.
+        """
+        ctx = self._ctx
+        query = query or EventQuery(**params)
+        flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
+        items, total = ctx.backend.query_events(flt)
+        page = flt.offset // flt.limit + 1
+        if not items and page > 1:
+            raise PageNotFound(
+                "The requested event archive page does not exist.",
+                code="event-archive-page-not-found",
+            )
+        shown = tuple(e if self._unlocked(e, None) else _blanked(e) for e in items)
+        return Page(items=shown, total=total, page=page, per_page=flt.limit)
+
+    def related(self, events: Iterable[Event]) -> Related:
+        """The venues, organizers and terms these events link to, in four lookups.
+
+        Linked venues and organizers the caller may not read (drafts, for anonymous callers)
+        are left out, as the reference leaves them out of event records.
+        """
+        events = list(events)
+        backend, actor = self._ctx.backend, self._ctx.actor
+
+        def fetch(kind: str, attr: str) -> dict[int, Any]:
+            ids = {i for e in events for i in getattr(e, attr)}
+            found = backend.get_many(kind, ids)  # type: ignore[arg-type]
+            if kind in ("venue", "organizer"):
+                found = {i: r for i, r in found.items() if actor.can_read(r.author, r.status)}  # type: ignore[union-attr]
+            return found
+
+        return Related(
+            venues=fetch("venue", "venue"),
+            organizers=fetch("organizer", "organizer"),
+            categories=fetch("category", "categories"),
+            tags=fetch("tag", "tags"),
+        )
+
+    # -- writing ---------------------------------------------------------------------------
+    def _zone_of(self, record: Event | None) -> tzinfo:
+        return resolve_zone(record.timezone) if record else self._ctx.zone
+
+    def _prepare(self, clean: dict[str, Any], current: Event | None) -> dict[str, Any]:
+        fields = dict(clean)
+        zone_name = clean.get("timezone") or (
+            current.timezone if current else self._ctx.settings.timezone
+        )
+        zone = resolve_zone(zone_name)
+        fields["timezone"] = zone_name
+        start = clean.get("start_date") or (current.start_date if current else None)
+        end = clean.get("end_date") or (current.end_date if current else None)
+        assert start is not None  # required on create
+        assert end is not None
+        if "timezone" in clean and current is not None:  # same wall clock, new zone
+            if "start_date" not in clean:
+                start = start.replace(tzinfo=zone)
+            if "end_date" not in clean:
+                end = end.replace(tzinfo=zone)
+        if clean.get("all_day", current.all_day if current else False):
+            start, end = all_day_span(start, end)
+        if end < start:
+            raise InvalidParameter.one("end_date", "send an end on or after the start")
+        fields["start_date"], fields["end_date"] = start, end
+        if "categories" in clean:
+            fields["categories"] = self._categories.ids_for(clean["categories"])
+        if "tags" in clean:
+            fields["tags"] = self._tags.ids_for(clean["tags"])
+        for attr, collection in (("venue", self._venues), ("organizer", self._organizers)):
+            if attr in clean:
+                fields[attr] = tuple(
+                    dict.fromkeys(
+                        item if isinstance(item, int) else collection.create_or_reuse(item).id
+                        for item in clean[attr]
+                    )
+                )
+        return fields
+
+    def bulk_create(
+        self, rows: Iterable[Mapping[str, Any]], *, progress: Progress | None = None
+    ) -> _Ids:
+        """Create many events, validated like ``create``, committed in batches.
+
+        Every row is validated before anything is written, so a bad row (the error names it,
+        e.g. ``rows[12].start_date``) leaves the calendar unchanged. Rows are then written in
+        batches of ``settings.bulk_batch_size``, one transaction each; ``progress(done, total)``
+        is called after each batch. Returns the new ids in row order.
+        """
+        ctx = self._ctx
+        ctx.require(ctx.actor.can_create("event"), "create events")
+        cleaned: _Rows = []
+        for number, row in enumerate(rows):
+            try:
+                cleaned.append(read_input(Event, row, ctx, creating=True))
+            except MissingParameter as bad:
+                raise MissingParameter(f"rows[{number}].{name}" for name in bad.fields) from None
+            except InvalidParameter as bad:
+                raise InvalidParameter(
+                    {f"rows[{number}].{name}": why for name, why in bad.fields.items()}
+                ) from None
+        ids: _Ids = []
+        total, size = len(cleaned), ctx.settings.bulk_batch_size
+        for at in range(0, total, size):
+            with ctx.backend.transaction():
+                taken: set[str] = set()
+                batch = [self._build(clean, taken=taken) for clean in cleaned[at : at + size]]
+                ctx.backend.bulk_insert(batch)
+            ids.extend(e.id for e in batch)
+            if progress is not None:
+                progress(len(ids), total)
+        return ids
+
+
+def _blanked(event: Event) -> Event:
+    """A password-protected event as a caller without the password sees it in a list."""
+    return attrs.evolve(
+        event,
+        description="",
+        excerpt="",
+        cost="",
+        website="",
+        image="",
+        categories=(),
+        tags=(),
+        venue=(),
+        organizer=(),
+        locked=True,
+    )

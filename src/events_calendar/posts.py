@@ -1,0 +1,261 @@
+"""Collections of posts (events, venues, organizers): create, read, update, delete, list.
+
+``PostCollection`` holds the life cycle every post kind shares: permission checks, validation,
+slugs (generated, unique, kept as aliases after a rename, ``__trashed`` in the trash), statuses
+(scaled back for users who may not publish), trash and forced deletion, visibility. Events add
+their own rules in ``events``; venues and organizers use ``LinkedCollection`` as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Generic, Literal, TypeVar
+
+import attrs
+
+from .context import Context, error_code
+from .errors import Forbidden, InTrash, NotFound, PageNotFound
+from .listing import linked_filter
+from .queries import LinkedQuery, Page
+from .records import Event, Organizer, Venue
+from .slugs import slugify, trashed_slug, unique_slug
+from .statuses import Status
+from .validation import read_input
+
+__all__ = ["LinkedCollection", "PostCollection"]
+
+P = TypeVar("P", Event, Venue, Organizer)
+
+
+class PostCollection(Generic[P]):
+    """The shared life cycle of one post kind."""
+
+    def __init__(self, cls: type[P], context: Context) -> None:
+        self._cls: type[P] = cls
+        self._ctx = context
+        self.kind = cls.kind
+
+    # -- reading ---------------------------------------------------------------------------
+    def get(self, record_id: int, *, password: str | None = None) -> P:
+        """The record with that id, if the acting user may see it."""
+        record = self._load(record_id)
+        self._check_readable(record, password)
+        return record
+
+    def get_by_slug(self, slug: str, *, password: str | None = None) -> P:
+        """The record whose slug (or former slug) is ``slug``."""
+        return self.get(self.id_for_slug(slug), password=password)
+
+    def id_for_slug(self, slug: str) -> int:
+        """The id a slug resolves to; ``NotFound`` when none does."""
+        backend = self._ctx.backend
+        found = backend.find_slug(self.kind, slug)
+        if found is None:
+            found = backend.find_slug(self.kind, slug.strip().lower())
+        if found is None:
+            raise NotFound(
+                f"There is no {self.kind} with the slug {slug!r}.",
+                code="rest_invalid_param",
+                status=400,
+                fields={"slug": f"send the slug of an existing {self.kind}"},
+            )
+        return found
+
+    def _load(self, record_id: int) -> P:
+        record = self._ctx.load(self.kind, record_id)
+        assert isinstance(record, self._cls)
+        return record
+
+    def _check_readable(self, record: P, password: str | None) -> None:
+        actor = self._ctx.actor
+        if not actor.can_read(record.author, record.status):
+            raise Forbidden(
+                f"The requested {self.kind} is not accessible.",
+                code=error_code(self.kind, "not-accessible"),
+            )
+
+    # -- writing ---------------------------------------------------------------------------
+    def create(self, **data: Any) -> P:
+        """Create a record from its fields (see the record class for names and meanings)."""
+        ctx = self._ctx
+        ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind}s")
+        clean = read_input(self._cls, data, ctx, creating=True)
+        with ctx.backend.transaction():
+            return self._insert(clean)
+
+    def _insert(self, clean: dict[str, Any]) -> P:
+        """Build and store a new record from cleaned input (inside a transaction)."""
+        record = self._build(clean)
+        self._ctx.backend.insert(record)
+        return record
+
+    def _build(self, clean: dict[str, Any], *, taken: set[str] | None = None) -> P:
+        """A new record from cleaned input, with id, slug, status and dates assigned.
+
+        ``taken`` collects the slugs handed out to records not stored yet (bulk loads).
+        """
+        ctx = self._ctx
+        now = ctx.now().astimezone(ctx.zone)
+        fields = self._prepare(dict(clean), None)
+        fields["status"] = ctx.actor.scale_status(clean.get("status"))
+        fields["author"] = self._author(clean.get("author"))
+        fields.setdefault("date", now)
+        fields["modified"] = now
+        fields["slug"] = self._unique_slug(
+            clean.get("slug") or fields[self._cls.title_field], taken=taken
+        )
+        fields["id"] = ctx.backend.next_id("post")
+        record = self._cls(**fields)
+        self._check_record(record)
+        return record
+
+    def update(self, record_id: int, **changes: Any) -> P:
+        """Change only the given fields (``field=None`` or ``""`` clears a text field)."""
+        ctx = self._ctx
+        current = self._load(record_id)
+        ctx.require(
+            ctx.actor.can_edit(self.kind, current.author, current.status), f"edit this {self.kind}"
+        )
+        clean = read_input(self._cls, changes, ctx, creating=False, zone=self._zone_of(current))
+        with ctx.backend.transaction():
+            fields = self._prepare(clean, current)
+            if "status" in clean:
+                fields["status"] = ctx.actor.scale_status(clean["status"])
+            if "author" in clean:
+                fields["author"] = self._author(clean["author"])
+            if "slug" in clean and clean["slug"] != current.slug:
+                fields["slug"] = self._unique_slug(clean["slug"])
+                ctx.backend.add_slug_alias(self.kind, current.id, current.slug)
+            fields["modified"] = ctx.now().astimezone(ctx.zone)
+            record = attrs.evolve(current, **fields)
+            self._check_record(record)
+            ctx.backend.replace(record)
+            return record
+
+    def update_by_slug(self, slug: str, **changes: Any) -> P:
+        return self.update(self.id_for_slug(slug), **changes)
+
+    def delete(self, record_id: int, *, force: bool = False) -> P:
+        """Move the record to the trash; ``force=True`` removes it for good.
+
+        Returns the record as it is after trashing (or as it was before removal).
+        """
+        ctx = self._ctx
+        current = self._load(record_id)
+        ctx.require(
+            ctx.actor.can_edit(self.kind, current.author, current.status),
+            f"delete this {self.kind}",
+        )
+        with ctx.backend.transaction():
+            if force:
+                ctx.backend.remove(self.kind, current.id)
+                return current
+            if current.status == Status.TRASH:
+                raise InTrash(
+                    f"The {self.kind} with ID {record_id} is already in the trash; "
+                    "delete it with force=True to remove it for good.",
+                    code=error_code(self.kind, "is-in-trash"),
+                )
+            trashed = attrs.evolve(
+                current,
+                status=Status.TRASH,
+                slug=trashed_slug(current.slug),
+                modified=ctx.now().astimezone(ctx.zone),
+            )
+            self._on_trash(current)
+            ctx.backend.replace(trashed)
+            ctx.backend.add_slug_alias(self.kind, current.id, current.slug)
+            return trashed
+
+    def delete_by_slug(self, slug: str, *, force: bool = False) -> P:
+        return self.delete(self.id_for_slug(slug), force=force)
+
+    # -- hooks for kinds with more rules ---------------------------------------------------
+    def _prepare(self, clean: dict[str, Any], current: P | None) -> dict[str, Any]:
+        """Turn cleaned input into record fields (resolving links, dates ...)."""
+        return clean
+
+    def _check_record(self, record: P) -> None:
+        """Rules that span several fields, checked on the finished record."""
+
+    def _on_trash(self, record: P) -> None:
+        """What else changes when a record goes to the trash."""
+
+    def _zone_of(self, record: P | None) -> Any:
+        return self._ctx.zone
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _author(self, requested: int | None) -> int:
+        actor = self._ctx.actor
+        if requested is None or requested == actor.user_id:
+            return actor.user_id
+        self._ctx.require(actor.is_editor, "set another user as the author")
+        return requested
+
+    def _unique_slug(self, text: str, *, taken: set[str] | None = None) -> str:
+        base = slugify(text) or self.kind
+        backend = self._ctx.backend
+
+        def is_taken(slug: str) -> bool:
+            return backend.slug_taken(self.kind, slug) or (taken is not None and slug in taken)
+
+        slug = unique_slug(base, is_taken)
+        if taken is not None:
+            taken.add(slug)
+        return slug
+
+
+class LinkedCollection(PostCollection[P]):
+    """Venues or organizers: posts that events link to."""
+
+    def create(self, **data: Any) -> P:
+        """Create a record, or return the existing one of the same name (and description).
+
+        This de-duplication is the reference's: creating "Town Hall" twice yields one venue.
+        """
+        ctx = self._ctx
+        ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind}s")
+        clean = read_input(self._cls, data, ctx, creating=True)
+        with ctx.backend.transaction():
+            return self.create_or_reuse(clean)
+
+    def create_or_reuse(self, clean: Mapping[str, Any]) -> P:
+        """Inside a transaction: the same-named record, or a new one from cleaned input."""
+        backend = self._ctx.backend
+        name = clean[self._cls.title_field]
+        same = backend.get_many(self.kind, backend.find_by_name(self.kind, name))
+        for record in same.values():
+            assert isinstance(record, self._cls)
+            if record.status == Status.TRASH:
+                continue
+            if "description" in clean and clean["description"] != record.description:
+                continue
+            return record
+        return self._insert(dict(clean))
+
+    def _on_trash(self, record: P) -> None:
+        """Events stop pointing at a trashed venue or organizer, as in the reference."""
+        backend = self._ctx.backend
+        attr = self.kind
+        for event in backend.get_many(
+            "event", backend.events_linked_to(self.kind, record.id)
+        ).values():
+            assert isinstance(event, Event)
+            kept = tuple(i for i in getattr(event, attr) if i != record.id)
+            changes: dict[str, Any] = {attr: kept}
+            backend.replace(attrs.evolve(event, **changes))
+
+    def list(self, query: LinkedQuery | None = None, **params: Any) -> Page[P]:
+        """One page of venues or organizers (interface section 4.3)."""
+        ctx = self._ctx
+        query = query or LinkedQuery(**params)
+        kind: Literal["venue", "organizer"] = "venue" if self.kind == "venue" else "organizer"
+        flt = linked_filter(kind, query, ctx.actor, ctx.backend, ctx.settings, ctx.now())
+        items, total = ctx.backend.query_linked(kind, flt)
+        page = flt.offset // flt.limit + 1
+        if not items and page > 1:
+            raise PageNotFound(
+                f"The requested {kind} archive page does not exist.",
+                code=f"{kind}-archive-page-not-found",
+            )
+        return Page(items=tuple(items), total=total, page=page, per_page=flt.limit)  # type: ignore[arg-type]

@@ -1,0 +1,124 @@
+"""Slugs as the reference makes them: folded to ASCII, lower case, words joined by dashes.
+
+The reference (WordPress ``sanitize_title`` in its "save" context, then ``wp_unique_post_slug``)
+decides what a slug looks like; the recordings show its choices and this module keeps them:
+
+- whitespace, dots, slashes and dashes of every kind separate words (``Jane Q. Doe`` ->
+  ``jane-q-doe``); ``×`` becomes ``x``;
+- every other punctuation mark or symbol is *dropped*, not turned into a dash, so a word keeps
+  together (``Don't`` -> ``dont``, ``AT&T`` -> ``att``, ``Rock & Roll`` -> ``rock-roll``);
+- accented letters are folded to ASCII (``Fête à Noël`` -> ``fete-a-noel``); HTML tags are
+  removed and HTML entities read as the characters they stand for;
+- runs of dashes collapse, dashes are trimmed from both ends, and a slug is at most
+  ``MAX_SLUG_LENGTH`` characters;
+- a taken slug gets ``-2``, ``-3``, ... appended to the whole slug (``summer-gala-2031`` ->
+  ``summer-gala-2031-2``; ``gala-2`` -> ``gala-2-2``), never a renumbered suffix;
+- a record in the trash carries ``__trashed`` after its slug, freeing the slug for new records.
+
+Two choices differ from WordPress on purpose: letters of other scripts are transliterated
+(``Москва`` -> ``moskva``) where WordPress keeps percent-encoded UTF-8 bytes, and underscores
+separate words like dashes (WordPress keeps ``_``). A slug is therefore always made of
+``[a-z0-9-]``, so no live slug can end in ``__trashed``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Callable
+
+from slugify import slugify as _transliterate_and_dash
+
+__all__ = [
+    "MAX_SLUG_LENGTH",
+    "TRASHED_SUFFIX",
+    "slugify",
+    "trashed_slug",
+    "unique_slug",
+    "untrashed_slug",
+]
+
+#: The longest slug handed out (WordPress's ``post_name`` column holds 200 characters).
+MAX_SLUG_LENGTH = 200
+#: What the reference appends to the slug of a record moved to the trash.
+TRASHED_SUFFIX = "__trashed"
+# WordPress cuts a slug to 191 characters before appending the trash suffix.
+_TRASHED_BASE_LENGTH = 191
+
+_TAG = re.compile(r"<[A-Za-z/!?][^>]*>")
+_WORD_SEPARATORS = frozenset("./_")
+
+
+def _prepare(char: str) -> str:
+    """One character of a title as the ASCII folding step should see it."""
+    if char.isspace() or char in _WORD_SEPARATORS:
+        return " "
+    if char == "×":
+        return "x"
+    category = unicodedata.category(char)
+    if category == "Pd":  # hyphen, en dash, em dash, minus-like dashes
+        return " "
+    if category[0] in "PSC":  # punctuation, symbols, control and format characters
+        return ""
+    return char
+
+
+def slugify(text: str) -> str:
+    """The slug the reference derives from ``text``; ``""`` when nothing usable is left.
+
+    The result matches ``^[a-z0-9]+(-[a-z0-9]+)*$`` or is empty; slugifying a slug returns it
+    unchanged.
+    """
+    plain = html.unescape(_TAG.sub("", text))
+    prepared = "".join(_prepare(char) for char in plain)
+    slug = _transliterate_and_dash(prepared)
+    return _truncate(slug, MAX_SLUG_LENGTH)
+
+
+def unique_slug(base: str, is_taken: Callable[[str], bool]) -> str:
+    """``base`` if it is free, else the first free of ``base-2``, ``base-3``, ...
+
+    ``base`` is a slug (see ``slugify``); it is cut so that the result never exceeds
+    ``MAX_SLUG_LENGTH``. Raises ``ValueError`` for an empty base: the caller picks a fallback.
+    """
+    if not base:
+        raise ValueError("unique_slug needs a non-empty base slug")
+    base = _truncate(base, MAX_SLUG_LENGTH)
+    if not is_taken(base):
+        return base
+    number = 2
+    while True:
+        tail = f"-{number}"
+        candidate = _truncate(base, MAX_SLUG_LENGTH - len(tail)) + tail
+        if not is_taken(candidate):
+            return candidate
+        number += 1
+
+
+def trashed_slug(slug: str) -> str:
+    """The slug a record carries in the trash: ``"gala"`` -> ``"gala__trashed"``.
+
+    Idempotent; an empty slug stays empty, as in the reference.
+    """
+    if not slug or slug.endswith(TRASHED_SUFFIX):
+        return slug
+    return _truncate(slug, _TRASHED_BASE_LENGTH) + TRASHED_SUFFIX
+
+
+def untrashed_slug(slug: str) -> str:
+    """The slug without the trash suffix: ``"gala__trashed"`` -> ``"gala"``.
+
+    A slug longer than 191 characters was cut when trashed; callers that must restore it exactly
+    keep the original (the calendar keeps it as a slug alias).
+    """
+    if slug.endswith(TRASHED_SUFFIX):
+        return slug[: -len(TRASHED_SUFFIX)]
+    return slug
+
+
+def _truncate(slug: str, length: int) -> str:
+    """At most ``length`` characters, never ending in a dash (WordPress ``_truncate_post_slug``)."""
+    if len(slug) <= length:
+        return slug
+    return slug[:length].rstrip("-")

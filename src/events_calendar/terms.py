@@ -1,0 +1,151 @@
+"""Collections of terms (event categories and tags).
+
+Terms differ from posts: no status, no trash (deleting removes for good, as the reference forces
+it), no by-slug routes, names unique among siblings, and a ``count`` of published events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Generic, Literal, TypeVar
+
+import attrs
+
+from .context import Context
+from .errors import InvalidParameter, NotFound, TermExists
+from .listing import term_filter
+from .queries import Page, TermQuery
+from .records import Category, Tag
+from .slugs import slugify, unique_slug
+from .validation import read_input
+
+__all__ = ["TermCollection"]
+
+T = TypeVar("T", Category, Tag)
+
+
+class TermCollection(Generic[T]):
+    """Categories (``cal.categories``) or tags (``cal.tags``)."""
+
+    def __init__(self, cls: type[T], context: Context) -> None:
+        self._cls: type[T] = cls
+        self._ctx = context
+        self.kind: Literal["category", "tag"] = "category" if cls is Category else "tag"
+
+    def get(self, term_id: int) -> T:
+        """The term with that id (terms are public)."""
+        found = self._ctx.backend.get_many(self.kind, [term_id]).get(term_id)
+        if found is None:
+            raise NotFound(
+                f"There is no {self.kind} with ID {term_id}.",
+                code="rest_invalid_param",
+                status=400,
+                fields={"id": f"send an existing {self.kind} id"},
+            )
+        assert isinstance(found, self._cls)
+        return found
+
+    def list(self, query: TermQuery | None = None, **params: Any) -> Page[T]:
+        """One page of terms (interface section 4.4); a page past the end is empty."""
+        ctx = self._ctx
+        query = query or TermQuery(**params)
+        flt = term_filter(self.kind, query, ctx.backend, ctx.settings)
+        items, total = ctx.backend.query_terms(self.kind, flt)
+        return Page(
+            items=tuple(items),  # type: ignore[arg-type]  # the backend answers this kind
+            total=total,
+            page=flt.offset // flt.limit + 1,
+            per_page=flt.limit,
+        )
+
+    def create(self, **data: Any) -> T:
+        """Create a term; a sibling with the same name is a ``TermExists`` error."""
+        ctx = self._ctx
+        ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind} terms")
+        clean = read_input(self._cls, data, ctx, creating=True)
+        with ctx.backend.transaction():
+            return self._insert(clean)
+
+    def _insert(self, clean: dict[str, Any]) -> T:
+        self._refuse_duplicate(clean["name"], clean.get("parent", 0), None)
+        term = self._cls(
+            id=self._ctx.backend.next_id("term"),
+            slug=self._unique_slug(clean.get("slug") or clean["name"]),
+            **{k: v for k, v in clean.items() if k != "slug"},
+        )
+        self._ctx.backend.insert(term)
+        return term
+
+    def update(self, term_id: int, **changes: Any) -> T:
+        """Change only the given fields."""
+        ctx = self._ctx
+        current = self.get(term_id)
+        ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
+        clean = read_input(self._cls, changes, ctx, creating=False)
+        with ctx.backend.transaction():
+            if "name" in clean or "parent" in clean:
+                self._refuse_duplicate(
+                    clean.get("name", current.name), clean.get("parent", current.parent), current.id
+                )
+            if clean.get("parent") == current.id or self._is_descendant(
+                clean.get("parent"), current.id
+            ):
+                raise InvalidParameter.one(
+                    "parent", "send a category that is not this one or one of its sub-categories"
+                )
+            if "slug" in clean and clean["slug"] != current.slug:
+                clean["slug"] = self._unique_slug(clean["slug"])
+            term = attrs.evolve(current, **clean)
+            ctx.backend.replace(term)
+            return self.get(term_id)
+
+    def delete(self, term_id: int, *, force: bool = True) -> T:
+        """Remove the term for good (terms have no trash); returns it as it was."""
+        ctx = self._ctx
+        current = self.get(term_id)
+        ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
+        with ctx.backend.transaction():
+            ctx.backend.remove(self.kind, term_id)
+        return current
+
+    def ids_for(self, items: Iterable[int | str]) -> tuple[int, ...]:
+        """Ids for a list of ids, slugs and names; missing names are created (inside the
+        caller's transaction), as the reference creates unknown categories and tags."""
+        items = list(items)
+        keys = [i for i in items if isinstance(i, str)]
+        found = self._ctx.backend.find_terms(self.kind, keys)
+        ids: list[int] = []
+        for item in items:
+            if isinstance(item, int):
+                ids.append(item)
+            elif item in found:
+                ids.append(found[item])
+            else:
+                ids.append(self._insert({"name": item}).id)
+        return tuple(dict.fromkeys(ids))
+
+    def _refuse_duplicate(self, name: str, parent: int, own_id: int | None) -> None:
+        backend = self._ctx.backend
+        same = backend.get_many(self.kind, backend.find_by_name(self.kind, name))
+        for term in same.values():
+            if term.id != own_id and term.parent == parent:  # type: ignore[union-attr]
+                raise TermExists(
+                    "A term with the name provided already exists with this parent.",
+                    term_id=term.id,
+                )
+
+    def _is_descendant(self, candidate: int | None, ancestor: int) -> bool:
+        if not candidate or self.kind != "category":
+            return False
+        frontier = {ancestor}
+        seen: set[int] = set()
+        while frontier:
+            frontier = set(self._ctx.backend.child_terms(self.kind, frontier)) - seen
+            if candidate in frontier:
+                return True
+            seen |= frontier
+        return False
+
+    def _unique_slug(self, text: str) -> str:
+        backend = self._ctx.backend
+        return unique_slug(slugify(text) or self.kind, lambda s: backend.slug_taken(self.kind, s))

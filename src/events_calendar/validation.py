@@ -1,0 +1,292 @@
+"""Checking create and update input against the record declarations.
+
+``read_input`` walks the writable fields a record class declares (``records.input_fields``) and
+reads each given value with the reader for its ``Input`` kind. Every problem is collected before
+anything is raised, so one error names every bad field at once, as the reference's
+``rest_invalid_param`` does; missing required fields are reported first and on their own
+(``rest_missing_callback_param``). Nothing here writes: linked records given as names or inline
+data come back as plain values for the calendar to resolve inside its transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime, tzinfo
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from .coerce import as_bool, as_int, as_list
+from .cost import parse_cost
+from .dates import parse_datetime, resolve_zone, zone_name
+from .errors import InvalidParameter, MissingParameter
+from .records import Input, Kind, Organizer, Record, Venue, input_fields
+from .slugs import slugify
+from .statuses import Status
+
+__all__ = ["LinkedData", "Lookup", "read_input"]
+
+#: An inline venue/organizer given on an event: the cleaned fields of a record to create.
+LinkedData = dict[str, Any]
+
+_IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp")
+
+
+class Lookup(Protocol):
+    """What validation needs to know about the calendar: its zone, its clock, what exists."""
+
+    @property
+    def zone(self) -> tzinfo: ...
+
+    def now(self) -> datetime: ...
+
+    def exists(self, kind: Kind, record_id: int) -> bool: ...
+
+    def user_exists(self, user_id: int) -> bool: ...
+
+
+class _Invalid(Exception):
+    """Internal: one field's problem, collected by ``read_input``."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def read_input(
+    cls: type[Record],
+    data: Mapping[str, Any],
+    lookup: Lookup,
+    *,
+    creating: bool,
+    zone: tzinfo | None = None,
+) -> dict[str, Any]:
+    """Clean ``data`` for a create (``creating``) or a partial update of a ``cls`` record.
+
+    ``zone`` is the zone dates are read in when ``data`` names no ``timezone`` (the record's own
+    zone on update). Returns only the fields given, cleaned; raises ``MissingParameter`` or
+    ``InvalidParameter`` and nothing else.
+    """
+    fields = input_fields(cls)
+    extra = {"date_utc"} if "date" in fields else set()
+    unknown = sorted(set(data) - set(fields) - extra)
+    if unknown:
+        raise InvalidParameter(
+            {
+                name: f"{cls.__name__} has no field {name!r}; send only {', '.join(fields)}"
+                for name in unknown
+            }
+        )
+    if creating:
+        missing = [
+            name
+            for name, f in fields.items()
+            if f.required and (name not in data or data[name] is None)
+        ]
+        if missing:
+            raise MissingParameter(missing)
+
+    problems: dict[str, str] = {}
+    clean: dict[str, Any] = {}
+    reader = _Reader(lookup, zone or lookup.zone)
+    if "timezone" in data:  # dates are read in the zone given alongside them
+        try:
+            clean["timezone"] = reader.zone_value(data["timezone"])
+            reader.zone = resolve_zone(clean["timezone"])
+        except _Invalid as bad:
+            problems["timezone"] = bad.why
+    for name, value in data.items():
+        if name in clean or name in problems:
+            continue
+        kind = fields[name].input if name in fields else Input.DATETIME
+        try:
+            if name == "date_utc":
+                clean["date"] = reader.utc_time(value, name)
+            else:
+                clean[name] = reader.read(kind, value, name)
+        except _Invalid as bad:
+            problems[name] = bad.why
+        except InvalidParameter as bad:
+            problems.update(bad.fields)
+    if problems:
+        raise InvalidParameter(problems)
+    return clean
+
+
+class _Reader:
+    def __init__(self, lookup: Lookup, zone: tzinfo) -> None:
+        self.lookup = lookup
+        self.zone = zone
+        self._readers: dict[Input, Callable[[object, str], Any]] = {
+            Input.NAME: lambda v, _: self.name(v),
+            Input.TEXT: lambda v, _: self.text(v),
+            Input.SLUG: lambda v, _: self.slug(v),
+            Input.AUTHOR: lambda v, _: self.author(v),
+            Input.DATETIME: self.wall_time,
+            Input.DATETIME_UTC: self.utc_time,
+            Input.ZONE: lambda v, _: self.zone_value(v),
+            Input.STATUS: lambda v, _: self.status(v),
+            Input.BOOL: lambda v, _: self.boolean(v),
+            Input.URL: lambda v, _: self.url(v),
+            Input.IMAGE: lambda v, _: self.image(v),
+            Input.COST: lambda v, name: parse_cost(v, field=name)[0],
+            Input.PASSWORD: lambda v, _: self.text(v),
+            Input.CATEGORIES: lambda v, _: self.terms("category", v),
+            Input.TAGS: lambda v, _: self.terms("tag", v),
+            Input.VENUES: lambda v, _: self.linked(Venue, v),
+            Input.ORGANIZERS: lambda v, _: self.linked(Organizer, v),
+            Input.PARENT_TERM: lambda v, _: self.parent("category", v),
+            Input.PARENT_EVENT: lambda v, _: self.parent("event", v),
+        }
+
+    def read(self, kind: Input, value: object, name: str) -> Any:
+        return self._readers[kind](value, name)
+
+    @staticmethod
+    def name(value: object) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise _Invalid("send a non-empty text")
+        return value.strip()
+
+    @staticmethod
+    def text(value: object) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise _Invalid("send a text")
+        return str(value).strip()
+
+    @staticmethod
+    def slug(value: object) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise _Invalid("send a non-empty slug such as 'summer-gala'")
+        slug = slugify(value)
+        if not slug:
+            raise _Invalid("send a slug with at least one letter or digit")
+        return slug
+
+    def author(self, value: object) -> int:
+        user_id = as_int(value)
+        if user_id is None or not self.lookup.user_exists(user_id):
+            raise _Invalid("send the id of an existing user")
+        return user_id
+
+    def wall_time(self, value: object, name: str) -> datetime:
+        return parse_datetime(value, zone=self.zone, now=self.lookup.now(), field=name)
+
+    def utc_time(self, value: object, name: str) -> datetime:
+        utc = resolve_zone("UTC")
+        return parse_datetime(value, zone=utc, now=self.lookup.now(), field=name)
+
+    @staticmethod
+    def zone_value(value: object) -> str:
+        if not isinstance(value, str):
+            raise _Invalid("send an IANA time zone name such as 'Europe/Paris', or 'UTC+2'")
+        if not value.strip():
+            return "UTC"
+        try:
+            return zone_name(resolve_zone(value.strip()))
+        except InvalidParameter as bad:
+            raise _Invalid(next(iter(bad.fields.values()))) from None
+
+    @staticmethod
+    def status(value: object) -> Status:
+        try:
+            return Status(str(value))
+        except ValueError:
+            allowed = ", ".join(s.value for s in Status)
+            raise _Invalid(f"send one of {allowed}") from None
+
+    @staticmethod
+    def boolean(value: object) -> bool:
+        read = as_bool(value)
+        if read is None:
+            raise _Invalid("send true or false")
+        return read
+
+    @staticmethod
+    def url(value: object) -> str:
+        if value is None or value == "":
+            return ""
+        if not isinstance(value, str):
+            raise _Invalid("send an absolute http(s) URL, or '' to clear it")
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc or " " in value.strip():
+            raise _Invalid("send an absolute http(s) URL such as 'https://example.org', or ''")
+        return value.strip()
+
+    def image(self, value: object) -> str:
+        if value is None or value == "" or value == 0:
+            return ""
+        if isinstance(value, str) and not value.strip().isdigit():
+            url = self.url(value)
+            if urlsplit(url).path.lower().endswith(_IMAGE_EXTENSIONS):
+                return url
+        raise _Invalid(
+            "send the URL of an image file (.jpg, .png, .gif, .webp ...); "
+            "this calendar has no media library, so attachment ids are not accepted"
+        )
+
+    def terms(self, kind: Kind, value: object) -> list[int | str]:
+        """Term ids (which must exist) and names or slugs (resolved or created later)."""
+        if value is None or value == "" or value == [] or value == 0:
+            return []
+        items = as_list(value)
+        if items is None:
+            raise _Invalid(f"send a list of {kind} ids, names or slugs")
+        found: list[int | str] = []
+        for item in items:
+            if isinstance(item, bool) or not isinstance(item, int | str):
+                raise _Invalid(f"send a list of {kind} ids, names or slugs, not {item!r}")
+            number = as_int(item)
+            if number is not None:
+                if not self.lookup.exists(kind, number):
+                    raise _Invalid(f"there is no {kind} with id {number}; send an existing id")
+                found.append(number)
+            elif isinstance(item, str) and item.strip():
+                found.append(item.strip())
+        return list(dict.fromkeys(found))
+
+    def linked(self, cls: type[Venue | Organizer], value: object) -> list[int | LinkedData]:
+        """Existing ids, ``{"id": n}`` or inline data for a new (or same-named) record."""
+        kind = cls.kind
+        if _empty_link(value):
+            return []
+        if isinstance(value, Mapping):
+            items: list[object] = [value]
+        else:
+            listed = as_list(value)
+            if listed is None:
+                raise _Invalid(f"send {kind} ids, or {kind} data as an object")
+            items = listed
+        found: list[int | LinkedData] = []
+        for item in items:
+            if _empty_link(item):
+                continue
+            if isinstance(item, Mapping):
+                if "id" in item:
+                    item = item["id"]
+                else:
+                    try:
+                        found.append(read_input(cls, item, self.lookup, creating=True))
+                    except (InvalidParameter, MissingParameter) as bad:
+                        raise _Invalid(f"inline {kind} data is not valid: {bad.message}") from None
+                    continue
+            number = as_int(item)
+            if number is None or not self.lookup.exists(kind, number):
+                raise _Invalid(f"there is no {kind} with id {item!r}; send an existing id")
+            found.append(number)
+        return found
+
+    def parent(self, kind: Kind, value: object) -> int:
+        number = as_int(value)
+        if number is None or number < 0 or (number and not self.lookup.exists(kind, number)):
+            raise _Invalid(f"send the id of an existing {kind}, or 0 for none")
+        return number
+
+
+def _empty_link(value: object) -> bool:
+    if value is None or value in ("", 0, "0", False):
+        return True
+    if isinstance(value, list | tuple):
+        return all(_empty_link(item) for item in value)
+    return False

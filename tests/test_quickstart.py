@@ -1,0 +1,39 @@
+"""The Quick start: README's two commands, and the main job's output."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_quick_start_block_has_exactly_two_commands() -> None:
+    """The first fenced block under '## Quick start' holds the run and the test command."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Quick start", 1)[1]
+    block = re.search(r"```\w*\n(.*?)```", section, re.DOTALL)
+    assert block is not None
+    assert ["./scripts/demo", "./scripts/test"] == block.group(1).strip().splitlines()
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """.ci/run calls the README's test command."""
+    assert "./scripts/test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+
+
+def test_main_job_prints_the_sample_calendar() -> None:
+    """The example behind ./scripts/demo builds the calendar and prints its events."""
+    done = subprocess.run(  # noqa: S603 - our own example script
+        [sys.executable, str(ROOT / "examples" / "quickstart.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    lines = done.stdout.splitlines()
+    assert "3 events" == lines[0]
+    assert lines[1].startswith("2031-05-01 19:00 CEST  Gala")
+    assert "at Town Hall  [Music]" in lines[1]
