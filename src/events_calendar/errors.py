@@ -115,9 +115,13 @@ class NotFound(CalendarError, LookupError):
 
 
 class WrongKind(CalendarError, LookupError):
-    """The id exists but names a record of another kind (e.g. a venue id on the events route)."""
+    """The id exists but names a record of another kind (e.g. a venue id on the events route).
 
-    code = "rest-invalid-event-id"
+    The code is the reference's ``rest_invalid_param``: its id validation answers before the
+    handler's own ``rest-invalid-event-id`` could.
+    """
+
+    code = "rest_invalid_param"
     status = 400
 
 

@@ -9,6 +9,8 @@ integers and ``per_page`` is clamped to the maximum setting.
 
 from __future__ import annotations
 
+import re
+import string
 from collections.abc import Callable
 from datetime import datetime, tzinfo
 from typing import Any, Literal
@@ -28,6 +30,7 @@ from .queries import (
     TermFilter,
     TermOrder,
     TermQuery,
+    fold,
 )
 from .records import Kind
 from .settings import Settings
@@ -124,12 +127,62 @@ def _statuses(value: object, actor: Actor) -> frozenset[Status]:
     return frozenset(found)
 
 
-def _search(value: object) -> tuple[str, ...]:
-    if value is None:
-        return ()
+#: WordPress's ``parse_search``: a quoted phrase, or a run of characters other than tab,
+#: space, quote, comma and plus.
+_EVENT_SEARCH_TERM = re.compile(r'".*?(?:"|$)|(?:(?<=[\t ",+])|^)[^\t ",+]+')
+#: The reference's ``find_like`` for venues and organizers: words are runs of letters, digits
+#: and dashes; every other character separates them.
+_LINKED_SEARCH_WORD = re.compile(r"(?:[^\W_]|-)+")
+#: WordPress's English search stopwords (``get_search_stopwords``).
+# fmt: off
+_STOPWORDS = frozenset({
+    "about", "an", "are", "as", "at", "be", "by", "com", "for", "from", "how", "in", "is", "it",
+    "of", "on", "or", "that", "the", "this", "to", "was", "what", "when", "where", "who", "will",
+    "with", "www",
+})
+# fmt: on
+#: One-character terms WordPress leaves out of a search: single ASCII letters and a dash.
+_SKIPPED_CHARACTERS = frozenset(string.ascii_letters + "-")
+
+
+def _search_text(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _Bad("send a non-empty search text")
-    return tuple(word.casefold() for word in value.split())
+    return value
+
+
+def _event_search(value: object) -> tuple[str, ...]:
+    """Search terms as WordPress splits an event search (``WP_Query::parse_search``).
+
+    Terms are separated by spaces, commas and plus signs, and a quoted phrase is one term
+    (``"summer gala"`` must occur as written); every term must occur. Single letters and
+    English stopwords are dropped, and when nothing is left (or more than nine terms are) the
+    whole text is the one term, as WordPress does.
+    """
+    if value is None:
+        return ()
+    text = _search_text(value)
+    terms: list[str] = []
+    for term in _EVENT_SEARCH_TERM.findall(text):
+        quoted = len(term) > 2 and term.startswith('"') and term.endswith('"')
+        term = term.strip("\"'" if quoted else "\"' ")
+        if not term or (len(term) == 1 and term in _SKIPPED_CHARACTERS):
+            continue
+        if fold(term) not in _STOPWORDS:
+            terms.append(fold(term))
+    if not terms or len(terms) > 9:
+        terms = [fold(text.strip())]
+    return tuple(dict.fromkeys(terms))
+
+
+def _linked_search(value: object) -> tuple[str, ...]:
+    """Search words as the reference splits a venue or organizer search."""
+    if value is None:
+        return ()
+    words = tuple(dict.fromkeys(fold(w) for w in _LINKED_SEARCH_WORD.findall(_search_text(value))))
+    if not words:
+        raise _Bad("send a search text with at least one letter or digit")
+    return words
 
 
 def _existing_ids(backend: Backend, kind: Kind, value: object) -> frozenset[int] | None:
@@ -239,7 +292,7 @@ def event_filter(
         end_before=bounds["ends_before"],
         end_after=bounds["ends_after"],
         statuses=problems.check("status", lambda: _statuses(query.status, actor)) or frozenset(),
-        search=problems.check("search", lambda: _search(query.search)) or (),
+        search=problems.check("search", lambda: _event_search(query.search)) or (),
         category_ids=problems.check(
             "categories", lambda: _term_ids(backend, "category", query.categories)
         ),
@@ -295,7 +348,7 @@ def linked_filter(
     statuses = problems.check("status", lambda: _statuses(query.status, actor)) or frozenset()
     flt = LinkedFilter(
         statuses=statuses,
-        search=problems.check("search", lambda: _search(query.search)) or (),
+        search=problems.check("search", lambda: _linked_search(query.search)) or (),
         event_id=problems.check(
             "event", lambda: None if query.event is None else _event_id(backend, query.event)
         ),
@@ -345,7 +398,9 @@ def term_filter(
         hide_empty=True
         if query.hide_empty is None
         else bool(problems.check("hide_empty", lambda: _flag(query.hide_empty))),
-        parent=problems.check("parent", lambda: _parent(backend, kind, query.parent)),
+        parent=problems.check("parent", lambda: _parent(backend, kind, query.parent))
+        if kind == "category"
+        else None,  # tags are flat: WordPress ignores ``parent`` for them (tlist_parent)
         post=problems.check(
             post_name, lambda: None if post_value is None else _event_id(backend, post_value)
         ),
@@ -383,9 +438,14 @@ def _descending(value: object) -> bool:
 
 
 def _parent(backend: Backend, kind: Kind, value: object) -> int | None:
+    """The category whose direct children to list.
+
+    It must be an existing category: the reference validates ``parent`` with
+    ``is_event_category``, so ``parent=0`` is a 400 (``clist_parent_zero``), not "top level".
+    """
     if value is None:
         return None
     number = as_int(value)
-    if number is None or number < 0 or (number and not backend.get_many(kind, [number])):
-        raise _Bad(f"send the id of an existing {kind}, or 0 for top-level terms")
+    if number is None or number < 1 or not backend.get_many(kind, [number]):
+        raise _Bad(f"send the id of an existing {kind}")
     return number

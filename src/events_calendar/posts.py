@@ -14,7 +14,7 @@ from typing import Any, Generic, Literal, TypeVar
 import attrs
 
 from .context import Context, error_code
-from .errors import Forbidden, InTrash, NotFound, PageNotFound
+from .errors import Forbidden, InTrash, NotFound, PageNotFound, WrongKind
 from .listing import linked_filter
 from .queries import LinkedQuery, Page
 from .records import Event, Organizer, Venue
@@ -47,30 +47,56 @@ class PostCollection(Generic[P]):
         return self.get(self.id_for_slug(slug), password=password)
 
     def id_for_slug(self, slug: str) -> int:
-        """The id a slug resolves to; ``NotFound`` when none does."""
+        """The id a slug resolves to; ``NotFound`` when none does.
+
+        The slug is tried as given, then lower-cased (WordPress sanitises a requested slug the
+        same way). A former slug, kept after a rename, resolves too, but never to a record in
+        the trash: the reference stops finding a trashed post by the slug it had (deleting it
+        twice by slug is an unknown slug, not "already in the trash"), and the slug is free for
+        a new record to take.
+        """
         backend = self._ctx.backend
-        found = backend.find_slug(self.kind, slug)
-        if found is None:
-            found = backend.find_slug(self.kind, slug.strip().lower())
-        if found is None:
-            raise NotFound(
-                f"There is no {self.kind} with the slug {slug!r}.",
-                code="rest_invalid_param",
-                status=400,
-                fields={"slug": f"send the slug of an existing {self.kind}"},
-            )
-        return found
+        for candidate in dict.fromkeys((slug, slug.strip().lower())):
+            found = backend.find_slug(self.kind, candidate)
+            if found is not None and (
+                backend.slug_taken(self.kind, candidate) or not self._in_trash(found)
+            ):
+                return found
+        raise NotFound(
+            f"There is no {self.kind} with the slug {slug!r}.",
+            code="rest_invalid_param",
+            status=400,
+            fields={"slug": f"send the slug of an existing {self.kind}"},
+        )
+
+    def _in_trash(self, record_id: int) -> bool:
+        """Whether the record is trashed; asked only for slugs found among former slugs."""
+        record = self._ctx.backend.get_many(self.kind, [record_id]).get(record_id)
+        return isinstance(record, self._cls) and record.status == Status.TRASH
 
     def _load(self, record_id: int) -> P:
         record = self._ctx.load(self.kind, record_id)
         assert isinstance(record, self._cls)
         return record
 
+    def _load_for_write(self, record_id: int, action: str) -> P:
+        """The record about to change; when there is none, the general right is checked first.
+
+        The reference checks the right on the record when it exists and the general right to
+        write this kind otherwise, so a caller who may not write at all (an anonymous one) is
+        refused before learning whether the id exists.
+        """
+        try:
+            return self._load(record_id)
+        except (NotFound, WrongKind):
+            self._ctx.require(self._ctx.actor.can_create(self.kind), action)
+            raise
+
     def _check_readable(self, record: P, password: str | None) -> None:
         actor = self._ctx.actor
         if not actor.can_read(record.author, record.status):
             raise Forbidden(
-                f"The requested {self.kind} is not accessible.",
+                f"The requested {self.kind} is not accessible",  # the reference's words
                 code=error_code(self.kind, "not-accessible"),
             )
 
@@ -112,7 +138,7 @@ class PostCollection(Generic[P]):
     def update(self, record_id: int, **changes: Any) -> P:
         """Change only the given fields (``field=None`` or ``""`` clears a text field)."""
         ctx = self._ctx
-        current = self._load(record_id)
+        current = self._load_for_write(record_id, f"edit {self.kind}s")
         ctx.require(
             ctx.actor.can_edit(self.kind, current.author, current.status), f"edit this {self.kind}"
         )
@@ -132,7 +158,13 @@ class PostCollection(Generic[P]):
             ctx.backend.replace(record)
             return record
 
-    def update_by_slug(self, slug: str, **changes: Any) -> P:
+    def update_by_slug(self, slug: str, /, **changes: Any) -> P:
+        """``update`` for the record found by ``slug``; ``slug=...`` among the changes renames it.
+
+        ``slug`` is positional-only so that the new slug can be passed as a change. As in the
+        reference, the general right to edit is checked before the slug is looked up.
+        """
+        self._ctx.require(self._ctx.actor.can_create(self.kind), f"edit {self.kind}s")
         return self.update(self.id_for_slug(slug), **changes)
 
     def delete(self, record_id: int, *, force: bool = False) -> P:
@@ -141,7 +173,7 @@ class PostCollection(Generic[P]):
         Returns the record as it is after trashing (or as it was before removal).
         """
         ctx = self._ctx
-        current = self._load(record_id)
+        current = self._load_for_write(record_id, f"delete {self.kind}s")
         ctx.require(
             ctx.actor.can_edit(self.kind, current.author, current.status),
             f"delete this {self.kind}",
@@ -168,6 +200,8 @@ class PostCollection(Generic[P]):
             return trashed
 
     def delete_by_slug(self, slug: str, *, force: bool = False) -> P:
+        """``delete`` for the record found by ``slug`` (general right checked first)."""
+        self._ctx.require(self._ctx.actor.can_create(self.kind), f"delete {self.kind}s")
         return self.delete(self.id_for_slug(slug), force=force)
 
     # -- hooks for kinds with more rules ---------------------------------------------------
@@ -255,7 +289,7 @@ class LinkedCollection(PostCollection[P]):
         page = flt.offset // flt.limit + 1
         if not items and page > 1:
             raise PageNotFound(
-                f"The requested {kind} archive page does not exist.",
+                f"The requested {kind} archive page does not exist",  # the reference's words
                 code=f"{kind}-archive-page-not-found",
             )
         return Page(items=tuple(items), total=total, page=page, per_page=flt.limit)  # type: ignore[arg-type]

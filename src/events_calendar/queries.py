@@ -25,7 +25,18 @@ __all__ = [
     "TermFilter",
     "TermOrder",
     "TermQuery",
+    "fold",
 ]
+
+
+def fold(text: str) -> str:
+    """How text is compared case-insensitively in searches and name order.
+
+    ``str.lower`` rather than ``casefold``: it is what SQLite's FTS5 and our SQL function
+    agree on, so every backend folds text the same way.
+    """
+    return text.lower()
+
 
 #: Where an event search looks: every word must occur in one of these.
 EVENT_SEARCH_FIELDS: tuple[str, ...] = ("title", "excerpt", "description")

@@ -79,8 +79,8 @@ class TermCollection(Generic[T]):
     def update(self, term_id: int, **changes: Any) -> T:
         """Change only the given fields."""
         ctx = self._ctx
-        current = self.get(term_id)
         ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
+        current = self.get(term_id)
         clean = read_input(self._cls, changes, ctx, creating=False)
         with ctx.backend.transaction():
             if "name" in clean or "parent" in clean:
@@ -100,12 +100,22 @@ class TermCollection(Generic[T]):
             return self.get(term_id)
 
     def delete(self, term_id: int, *, force: bool = True) -> T:
-        """Remove the term for good (terms have no trash); returns it as it was."""
+        """Remove the term for good (terms have no trash); returns it as it was.
+
+        Events lose the term. The children of a deleted category move up to its parent, as
+        WordPress's ``wp_delete_term`` moves them, so a tree keeps its shape one level up
+        instead of scattering the grandchildren to the top level.
+        """
         ctx = self._ctx
-        current = self.get(term_id)
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
-        with ctx.backend.transaction():
-            ctx.backend.remove(self.kind, term_id)
+        current = self.get(term_id)
+        backend = ctx.backend
+        with backend.transaction():
+            children = backend.get_many(self.kind, backend.child_terms(self.kind, [term_id]))
+            for child in children.values():
+                assert isinstance(child, Category)  # only categories have children
+                backend.replace(attrs.evolve(child, parent=current.parent))
+            backend.remove(self.kind, term_id)
         return current
 
     def ids_for(self, items: Iterable[int | str]) -> tuple[int, ...]:
@@ -129,9 +139,11 @@ class TermCollection(Generic[T]):
         same = backend.get_many(self.kind, backend.find_by_name(self.kind, name))
         for term in same.values():
             if term.id != own_id and term.parent == parent:  # type: ignore[union-attr]
+                # The reference's (WordPress's) words: categories are unique per parent,
+                # flat tags per taxonomy.
+                where = "with this parent" if self.kind == "category" else "in this taxonomy"
                 raise TermExists(
-                    "A term with the name provided already exists with this parent.",
-                    term_id=term.id,
+                    f"A term with the name provided already exists {where}.", term_id=term.id
                 )
 
     def _is_descendant(self, candidate: int | None, ancestor: int) -> bool:

@@ -28,6 +28,9 @@ __all__ = ["LinkedData", "Lookup", "read_input"]
 #: An inline venue/organizer given on an event: the cleaned fields of a record to create.
 LinkedData = dict[str, Any]
 
+#: The texts WordPress's ``rest_is_boolean`` accepts, and what they mean.
+_REST_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
+
 _IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp")
 
 
@@ -87,7 +90,7 @@ def read_input(
 
     problems: dict[str, str] = {}
     clean: dict[str, Any] = {}
-    reader = _Reader(lookup, zone or lookup.zone)
+    reader = _Reader(lookup, zone or lookup.zone, rest_booleans=cls.kind == "event")
     if "timezone" in data:  # dates are read in the zone given alongside them
         try:
             clean["timezone"] = reader.zone_value(data["timezone"])
@@ -109,13 +112,24 @@ def read_input(
             problems.update(bad.fields)
     if problems:
         raise InvalidParameter(problems)
+    if "date" in clean:  # publication dates are shown on the calendar's clock, like "now"
+        clean["date"] = clean["date"].astimezone(lookup.zone)
     return clean
 
 
 class _Reader:
-    def __init__(self, lookup: Lookup, zone: tzinfo) -> None:
+    """Reads one field's value by its ``Input`` kind.
+
+    ``rest_booleans``: read flags as WordPress's REST layer reads a ``boolean`` argument (true,
+    false, 1, 0 and those words as text), which is what the reference does for event flags
+    (``featured: "yes"`` is a 400 in ``ev_bool_yes``). Venue flags are strings the reference
+    reads for truthiness, so they keep the looser reading of ``coerce.as_bool``.
+    """
+
+    def __init__(self, lookup: Lookup, zone: tzinfo, *, rest_booleans: bool = False) -> None:
         self.lookup = lookup
         self.zone = zone
+        self.rest_booleans = rest_booleans
         self._readers: dict[Input, Callable[[object, str], Any]] = {
             Input.NAME: lambda v, _: self.name(v),
             Input.TEXT: lambda v, _: self.text(v),
@@ -125,7 +139,7 @@ class _Reader:
             Input.DATETIME_UTC: self.utc_time,
             Input.ZONE: lambda v, _: self.zone_value(v),
             Input.STATUS: lambda v, _: self.status(v),
-            Input.BOOL: lambda v, _: self.boolean(v),
+            Input.BOOL: lambda v, _: self.rest_boolean(v) if rest_booleans else self.boolean(v),
             Input.URL: lambda v, _: self.url(v),
             Input.IMAGE: lambda v, _: self.image(v),
             Input.COST: lambda v, name: parse_cost(v, field=name)[0],
@@ -202,6 +216,14 @@ class _Reader:
         if read is None:
             raise _Invalid("send true or false")
         return read
+
+    @staticmethod
+    def rest_boolean(value: object) -> bool:
+        if isinstance(value, str) and value.lower() in _REST_BOOLEANS:
+            return _REST_BOOLEANS[value.lower()]
+        if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+            return bool(value)
+        raise _Invalid("send true or false (or 1 or 0)")
 
     @staticmethod
     def url(value: object) -> str:

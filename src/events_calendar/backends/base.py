@@ -42,7 +42,11 @@ class Backend(Protocol):
 
     # -- records ---------------------------------------------------------------------------
     def next_id(self, family: Family) -> int:
-        """Reserve the next id of a sequence (ids are never reused)."""
+        """Reserve the next id of a sequence, as part of the current transaction.
+
+        An id handed out by a transaction that rolls back may be handed out again; an id that
+        was committed never is, even after its record is deleted.
+        """
         ...
 
     def insert(self, record: Record) -> None:

@@ -12,7 +12,6 @@ readers, which is what makes the backend safe to share between threads.
 
 from __future__ import annotations
 
-import itertools
 import threading
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter, defaultdict
@@ -30,6 +29,7 @@ from ..queries import (
     EventFilter,
     LinkedFilter,
     TermFilter,
+    fold,
 )
 from ..records import (
     KINDS,
@@ -66,12 +66,7 @@ class MemoryBackend:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._undo: list[list[Callable[[], None]]] = []
-        self._seq: dict[Family, itertools.count[int]] = {
-            "post": itertools.count(1),
-            "term": itertools.count(1),
-            "user": itertools.count(1),
-            "credential": itertools.count(1),
-        }
+        self._seq: dict[Family, int] = {"post": 0, "term": 0, "user": 0, "credential": 0}
         self._records: dict[Kind, dict[int, Record]] = {kind: {} for kind in KINDS}
         self._post_kind: dict[int, Kind] = {}
         self._slugs: dict[Kind, dict[str, int]] = {kind: {} for kind in KINDS}
@@ -136,7 +131,8 @@ class MemoryBackend:
         if record.slug and self._slugs[kind].get(record.slug) == record.id:
             del self._slugs[kind][record.slug]
         self._names[kind][record.name.casefold()].discard(record.id)
-        self._post_kind.pop(record.id, None)
+        if kind in ("event", "venue", "organizer"):
+            self._post_kind.pop(record.id, None)
         if isinstance(record, Event):
             at = bisect_left(self._by_start, (record.utc_start_date, record.id))
             del self._by_start[at]
@@ -194,8 +190,11 @@ class MemoryBackend:
 
     # -- records ---------------------------------------------------------------------------
     def next_id(self, family: Family) -> int:
-        with self._lock:
-            return next(self._seq[family])
+        with self.transaction():
+            self._seq[family] += 1
+            taken = self._seq[family]
+            self._on_rollback(lambda: self._seq.__setitem__(family, taken - 1))
+            return taken
 
     def insert(self, record: Record) -> None:
         with self.transaction():
@@ -402,7 +401,7 @@ class MemoryBackend:
                 ids = table.keys()
             if flt.include is not None:
                 ids = [i for i in ids if i in flt.include]
-            search = flt.search.casefold() if flt.search else None
+            search = fold(flt.search) if flt.search else None
             found: list[Category | Tag] = []
             for term_id in ids:
                 term = table.get(term_id)
@@ -414,9 +413,11 @@ class MemoryBackend:
                     continue
                 if flt.slug is not None and term.slug != flt.slug:
                     continue
-                if search and search not in term.name.casefold() and search not in term.slug:
+                if search and search not in fold(term.name) and search not in fold(term.slug):
                     continue
                 found.append(attrs.evolve(term, count=counts[term_id]))
+            # Ties keep ascending ids in both directions: sort by id, then stably by the key.
+            found.sort(key=lambda t: t.id)
             found.sort(key=_term_sort_key(flt), reverse=flt.descending)
             return found[flt.offset : flt.offset + flt.limit], len(found)
 
@@ -518,14 +519,14 @@ def _event_matches(event: Event, flt: EventFilter) -> bool:
         if ids is not None and not ids.intersection(linked):
             return False
     if flt.search:
-        text = "\n".join(str(getattr(event, f)) for f in EVENT_SEARCH_FIELDS).casefold()
+        text = fold("\n".join(str(getattr(event, f)) for f in EVENT_SEARCH_FIELDS))
         return all(word in text for word in flt.search)
     return True
 
 
 def _any_field_has_all(record: Venue | Organizer, words: tuple[str, ...]) -> bool:
     for name in LINKED_SEARCH_FIELDS[record.kind]:
-        value = str(getattr(record, name) or "").casefold()
+        value = fold(str(getattr(record, name) or ""))
         if all(word in value for word in words):
             return True
     return False
@@ -534,7 +535,7 @@ def _any_field_has_all(record: Venue | Organizer, words: tuple[str, ...]) -> boo
 def _term_sort_key(flt: TermFilter) -> Callable[[Category | Tag], tuple[object, ...]]:
     if flt.orderby == "include" and flt.include_order:
         position = {term_id: n for n, term_id in enumerate(flt.include_order)}
-        return lambda t: (position.get(t.id, len(position)), t.id)
+        return lambda t: (position.get(t.id, len(position)),)
     field = {
         "name": "name",
         "id": "id",
@@ -545,5 +546,5 @@ def _term_sort_key(flt: TermFilter) -> Callable[[Category | Tag], tuple[object, 
         "include": "id",
     }[flt.orderby]
     if field in ("name", "description"):
-        return lambda t: (str(getattr(t, field)).casefold(), t.id)
-    return lambda t: (getattr(t, field), t.id)
+        return lambda t: (fold(str(getattr(t, field))),)
+    return lambda t: (getattr(t, field),)

@@ -11,10 +11,29 @@ Importing this package needs pytest; ``import events_calendar`` never imports it
 
 from __future__ import annotations
 
-from .base import NOW, ContractBase
+import pytest
 
-__all__ = ["NOW", "CalendarContract", "ContractBase"]
+# Plain asserts in the shipped suite get pytest's detailed failure reports.
+pytest.register_assert_rewrite(
+    "events_calendar.testing.contract_access",
+    "events_calendar.testing.contract_events",
+    "events_calendar.testing.contract_records",
+)
+
+from .base import NOW, ContractBase  # noqa: E402
+from .contract_access import AccessContract  # noqa: E402
+from .contract_events import EventContract  # noqa: E402
+from .contract_records import RecordContract  # noqa: E402
+
+__all__ = [
+    "NOW",
+    "AccessContract",
+    "CalendarContract",
+    "ContractBase",
+    "EventContract",
+    "RecordContract",
+]
 
 
-class CalendarContract(ContractBase):
+class CalendarContract(EventContract, RecordContract, AccessContract):
     """Every behaviour a backend must show through the ``Calendar`` API."""
