@@ -1,6 +1,8 @@
 """Build a small calendar and print it: the Quick start's main job.
 
-Run it with ``./scripts/demo`` (or ``python examples/quickstart.py [DATABASE_URL]``).
+Run it with ``./scripts/demo`` (or ``python examples/quickstart.py [DATABASE_URL]``). Without a
+URL it uses the default database, ``sqlite:///events.db`` (or ``$EVENTS_CALENDAR_DB``); the
+sample calendar is built once and printed on every run.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def show(cal: ec.Calendar) -> None:
         )
 
 
-def main(url: str = "memory://") -> None:
+def main(url: str | None = None) -> None:
     with ec.connect(url) as cal:
         if cal.events.list(start_date="2031-01-01", end_date="2031-12-31").total == 0:
             build(cal)

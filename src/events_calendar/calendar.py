@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from types import TracebackType
 
-from .backends import open_backend
+from .backends import default_url, open_backend
 from .backends.base import Backend
 from .context import Context
 from .dates import Clock, SystemClock
@@ -91,13 +91,15 @@ class Calendar:
 
 
 def connect(
-    url: str = "memory://",
+    url: str | None = None,
     *,
     settings: Settings | None = None,
     clock: Clock | None = None,
 ) -> Calendar:
     """Open a calendar on a database URL with full access.
 
-    ``memory://`` keeps everything in this process.
+    ``sqlite:///path.db`` (the default: ``$EVENTS_CALENDAR_DB``, else ``sqlite:///events.db``)
+    stores in an SQLite file, ``sqlite://`` in a private in-memory SQLite database,
+    ``memory://`` in plain Python structures.
     """
-    return Calendar(open_backend(url), settings=settings, clock=clock)
+    return Calendar(open_backend(url or default_url()), settings=settings, clock=clock)

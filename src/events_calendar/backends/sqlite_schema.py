@@ -1,0 +1,200 @@
+"""The SQLite schema: tables derived from the record declarations, applied as migrations.
+
+Columns come from the record classes (``converters.stored_fields``) so that a field is declared
+once. Links (an event's venues, organizers, categories, tags) live in link tables with a
+``position`` so their order survives. Events also carry integer UTC epoch columns (``utc_start``,
+``utc_end``, ``published``) that the indexes and range filters use; every kind carries
+``name_key``, the case-folded display name, for de-duplication and lookups by name.
+
+Migrations are registered with sqlite-utils' ``Migrations`` and applied in order when a database
+is opened, so opening a file written by an older version upgrades it. A new field on a record
+needs a new migration that adds its column; the initial one creates what exists today.
+"""
+
+from __future__ import annotations
+
+from types import UnionType
+from typing import Any, get_args, get_origin, get_type_hints
+
+import attrs
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from ..converters import stored_fields
+from ..queries import LINKED_SEARCH_FIELDS
+from ..records import RECORD_CLASSES, Input, Kind, Record
+
+__all__ = [
+    "LINK_TABLES",
+    "MIGRATIONS",
+    "TABLES",
+    "column_names",
+    "link_fields",
+]
+
+#: One table per record kind.
+TABLES: dict[Kind, str] = {
+    "event": "events",
+    "venue": "venues",
+    "organizer": "organizers",
+    "category": "categories",
+    "tag": "tags",
+}
+
+#: Event field -> (link table, column naming the linked record).
+LINK_TABLES: dict[str, tuple[str, str]] = {
+    "venue": ("event_venues", "venue_id"),
+    "organizer": ("event_organizers", "organizer_id"),
+    "categories": ("event_categories", "term_id"),
+    "tags": ("event_tags", "term_id"),
+}
+
+_LINK_INPUTS = {Input.VENUES, Input.ORGANIZERS, Input.CATEGORIES, Input.TAGS}
+
+
+def link_fields(cls: type[Record]) -> list[str]:
+    """The fields of a record class that are stored in link tables."""
+    return [f.name for f in attrs.fields(cls) if f.metadata.get("input") in _LINK_INPUTS]
+
+
+def column_names(cls: type[Record]) -> list[str]:
+    """The columns holding a record's own fields, in declaration order."""
+    links = set(link_fields(cls))
+    return [name for name in stored_fields(cls) if name not in links]
+
+
+def _column_type(annotation: Any) -> str:
+    """SQLite type and nullability of a field, read from its annotation."""
+    nullable = False
+    if isinstance(annotation, UnionType) or get_origin(annotation) is not None:
+        args = get_args(annotation)
+        nullable = type(None) in args
+        annotation = next((a for a in args if a is not type(None)), str)
+    sql_type = "INTEGER" if annotation in (bool, int) else "TEXT"
+    return sql_type if nullable else f"{sql_type} NOT NULL"
+
+
+def _columns(cls: type[Record]) -> dict[str, str]:
+    hints = get_type_hints(cls)
+    return {name: _column_type(hints[name]) for name in column_names(cls)}
+
+
+MIGRATIONS = Migrations("events_calendar")
+
+
+@MIGRATIONS(name="0001_initial")
+def _initial(db: Database) -> None:
+    """Tables, link tables, slug aliases, id sequences, users, and the indexes every filter
+    uses."""
+    for kind, table in TABLES.items():
+        cls = RECORD_CLASSES[kind]
+        columns = _columns(cls)
+        ddl = ", ".join(
+            f"[{name}] {'INTEGER PRIMARY KEY' if name == 'id' else sql_type}"
+            for name, sql_type in columns.items()
+        )
+        extra = ", name_key TEXT NOT NULL"
+        if kind == "event":
+            extra += (
+                ", utc_start INTEGER NOT NULL, utc_end INTEGER NOT NULL, published INTEGER NOT NULL"
+            )
+        elif kind in ("venue", "organizer"):
+            extra += ", published INTEGER NOT NULL"
+        db.execute(f"CREATE TABLE [{table}] ({ddl}{extra})")
+        db.execute(f"CREATE UNIQUE INDEX [{table}_slug] ON [{table}] (slug) WHERE slug != ''")
+        db.execute(f"CREATE INDEX [{table}_name_key] ON [{table}] (name_key)")
+    db.execute("CREATE INDEX events_start ON events (utc_start, id)")
+    db.execute("CREATE INDEX events_end ON events (utc_end)")
+    db.execute("CREATE INDEX events_status ON events (status, utc_start)")
+    db.execute("CREATE INDEX events_published ON events (published, id)")
+    db.execute("CREATE INDEX events_parent ON events (post_parent) WHERE post_parent != 0")
+    db.execute("CREATE INDEX venues_published ON venues (published, id)")
+    db.execute("CREATE INDEX organizers_published ON organizers (published, id)")
+    db.execute("CREATE INDEX categories_parent ON categories (parent)")
+    for table, column in LINK_TABLES.values():
+        target = {
+            "event_venues": "venues",
+            "event_organizers": "organizers",
+            "event_categories": "categories",
+            "event_tags": "tags",
+        }[table]
+        db.execute(
+            f"CREATE TABLE [{table}] ("
+            " event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,"
+            f" [{column}] INTEGER NOT NULL REFERENCES [{target}](id) ON DELETE CASCADE,"
+            " position INTEGER NOT NULL,"
+            f" PRIMARY KEY (event_id, [{column}]))"
+        )
+        db.execute(f"CREATE INDEX [{table}_target] ON [{table}] ([{column}], event_id)")
+    db.execute(
+        "CREATE TABLE slug_aliases (kind TEXT NOT NULL, slug TEXT NOT NULL,"
+        " record_id INTEGER NOT NULL, PRIMARY KEY (kind, slug))"
+    )
+    db.execute("CREATE TABLE sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+    for family in ("post", "term", "user", "credential"):
+        db.execute("INSERT INTO sequences (name, value) VALUES (?, 0)", [family])
+    db.execute(
+        "CREATE TABLE users (id INTEGER PRIMARY KEY, login TEXT NOT NULL UNIQUE,"
+        " role TEXT NOT NULL, display_name TEXT NOT NULL, email TEXT NOT NULL)"
+    )
+    db.execute(
+        "CREATE TABLE credentials (id INTEGER PRIMARY KEY,"
+        " user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+        " kind TEXT NOT NULL, secret_hash TEXT NOT NULL UNIQUE, label TEXT NOT NULL,"
+        " created TEXT NOT NULL)"
+    )
+    db.execute("CREATE INDEX credentials_user ON credentials (user_id)")
+    # Substring search served by an index: trigram FTS over the fields an event search reads.
+    db.execute(
+        "CREATE VIRTUAL TABLE events_fts USING fts5("
+        "title, excerpt, description, content='events', content_rowid='id',"
+        " tokenize='trigram')"
+    )
+    for action, body in (
+        (
+            "INSERT",
+            "INSERT INTO events_fts(rowid, title, excerpt, description)"
+            " VALUES (new.id, new.title, new.excerpt, new.description);",
+        ),
+        (
+            "DELETE",
+            "INSERT INTO events_fts(events_fts, rowid, title, excerpt, description)"
+            " VALUES ('delete', old.id, old.title, old.excerpt, old.description);",
+        ),
+        (
+            "UPDATE",
+            "INSERT INTO events_fts(events_fts, rowid, title, excerpt, description)"
+            " VALUES ('delete', old.id, old.title, old.excerpt, old.description);"
+            " INSERT INTO events_fts(rowid, title, excerpt, description)"
+            " VALUES (new.id, new.title, new.excerpt, new.description);",
+        ),
+    ):
+        db.execute(
+            f"CREATE TRIGGER events_fts_{action.lower()} AFTER {action} ON events BEGIN {body} END"
+        )
+
+
+def _fts_table(db: Database, table: str, fields: tuple[str, ...]) -> None:
+    """A trigram full-text index over ``fields`` of ``table``, kept in step by triggers."""
+    columns = ", ".join(f"[{f}]" for f in fields)
+    new = ", ".join(f"new.[{f}]" for f in fields)
+    old = ", ".join(f"old.[{f}]" for f in fields)
+    fts = f"{table}_fts"
+    db.execute(
+        f"CREATE VIRTUAL TABLE [{fts}] USING fts5({columns}, content='{table}',"
+        " content_rowid='id', tokenize='trigram')"
+    )
+    insert = f"INSERT INTO [{fts}](rowid, {columns}) VALUES (new.id, {new});"
+    delete = f"INSERT INTO [{fts}]([{fts}], rowid, {columns}) VALUES ('delete', old.id, {old});"
+    for action, body in (("insert", insert), ("delete", delete), ("update", delete + insert)):
+        db.execute(
+            f"CREATE TRIGGER [{fts}_{action}] AFTER {action.upper()} ON [{table}] BEGIN {body} END"
+        )
+    db.execute(f"INSERT INTO [{fts}]([{fts}]) VALUES ('rebuild')")
+
+
+@MIGRATIONS(name="0002_linked_search_index")
+def _linked_search_index(db: Database) -> None:
+    """Venue and organizer searches served by trigram indexes, like event searches."""
+    for kind in ("venue", "organizer"):
+        _fts_table(db, TABLES[kind], LINKED_SEARCH_FIELDS[kind])

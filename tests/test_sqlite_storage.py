@@ -1,0 +1,241 @@
+"""What only the SQLite backend has: files, migrations, statements, concurrency, atomicity."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+
+import attrs
+import pytest
+from sqlite_utils import Database
+
+import events_calendar as ec
+from events_calendar.backends.sqlite import SQLiteBackend
+from events_calendar.backends.sqlite_schema import MIGRATIONS
+from events_calendar.errors import Conflict, InvalidParameter
+from events_calendar.records import Record
+
+NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+
+
+def _calendar(url: str) -> ec.Calendar:
+    return ec.connect(url, clock=ec.FixedClock(NOW))
+
+
+def _event(cal: ec.Calendar, n: int, **extra: object) -> ec.Event:
+    return cal.events.create(
+        title=f"Event {n}",
+        start_date=f"2031-01-{1 + n % 28:02d} 10:00",
+        end_date=f"2031-01-{1 + n % 28:02d} 12:00",
+        **extra,
+    )
+
+
+def test_sqlite_url_opens_a_file_that_keeps_its_data(tmp_path: Path) -> None:
+    """connect('sqlite:///path') stores in that file; reopening finds the records."""
+    path = tmp_path / "cal.db"
+    with _calendar(f"sqlite:///{path}") as cal:
+        gala = _event(cal, 1, categories=["Music"])
+    with _calendar(f"sqlite:///{path}") as cal:
+        assert "Event 1" == cal.events.get(gala.id).title
+        assert ["music"] == [c.slug for c in cal.categories.list().items]
+
+
+def test_sqlite_memory_url_is_private() -> None:
+    """connect('sqlite://') gives a fresh database each time."""
+    with _calendar("sqlite://") as first, _calendar("sqlite://") as second:
+        _event(first, 1)
+        assert (1, 0) == (
+            first.events.list(start_date="2031-01-01", end_date="2031-12-31").total,
+            second.events.list(start_date="2031-01-01", end_date="2031-12-31").total,
+        )
+
+
+def test_file_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
+    """Files are opened in WAL mode with foreign keys enforced."""
+    backend = SQLiteBackend(tmp_path / "cal.db")
+    assert ("wal", 1) == (
+        backend.db.execute("PRAGMA journal_mode").fetchone()[0],
+        backend.db.execute("PRAGMA foreign_keys").fetchone()[0],
+    )
+    backend.close()
+
+
+def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) -> None:
+    """A file written before the linked-search index gets it, with existing rows indexed."""
+    path = tmp_path / "old.db"
+    old = Database(path)
+    MIGRATIONS.apply(old, stop_before="0002_linked_search_index")
+    old.execute(
+        "INSERT INTO venues (id, author, status, date, modified, slug, description, excerpt,"
+        " image, venue, address, city, country, province, state, zip, phone, stateprovince,"
+        " website, show_map, show_map_link, name_key, published) VALUES (1, 0, 'publish',"
+        " '2021-01-01T10:00:00+00:00', '2021-01-01T10:00:00+00:00', 'temple', '', '', '',"
+        " 'Temple', '100, Avenue du Temple', 'Paris', '', '', '', '', '', '', '', 1, 1,"
+        " 'temple', 1609495200)"
+    )
+    old.execute("UPDATE sequences SET value = 1 WHERE name = 'post'")
+    old.close()
+    with _calendar(f"sqlite:///{path}") as cal:
+        applied = [m.name for m in MIGRATIONS.applied(cal.backend.db)]  # type: ignore[attr-defined]
+        assert ["0001_initial", "0002_linked_search_index"] == applied
+        assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
+
+
+def test_a_page_loads_its_links_in_a_fixed_number_of_queries() -> None:
+    """Listing 2 or 20 linked events runs the same number of statements (no query per row)."""
+    cal = _calendar("sqlite://")
+    hall = cal.venues.create(venue="Hall")
+    chef = cal.organizers.create(organizer="Chef")
+    for n in range(20):
+        _event(cal, n, venue=[hall.id], organizer=[chef.id], categories=["Music"], tags=["x"])
+    backend = cal.backend
+    assert isinstance(backend, SQLiteBackend)
+
+    def statements(per_page: int) -> list[str]:
+        seen: list[str] = []
+        with backend.db.tracer(lambda sql, params: seen.append(sql)):
+            page = cal.events.list(
+                start_date="2031-01-01", end_date="2031-12-31", per_page=per_page
+            )
+            related = cal.events.related(page.items)
+        assert per_page == len(page.items)
+        assert [hall.id] == list(related.venues)
+        return [sql for sql in seen if sql.lstrip().upper().startswith("SELECT")]
+
+    few, many = statements(2), statements(20)
+    assert len(few) == len(many)
+    assert 12 >= len(many)
+
+
+def test_search_is_answered_by_the_trigram_index() -> None:
+    """An event search of three letters or more goes through the FTS5 index."""
+    cal = _calendar("sqlite://")
+    _event(cal, 1)
+    backend = cal.backend
+    assert isinstance(backend, SQLiteBackend)
+    seen: list[str] = []
+    with backend.db.tracer(lambda sql, params: seen.append(sql)):
+        assert (
+            1
+            == cal.events.list(search="vent", start_date="2031-01-01", end_date="2031-12-31").total
+        )
+    assert any("events_fts MATCH" in sql for sql in seen)
+
+
+class _FailsOnEvents(SQLiteBackend):
+    """Fails the event insert itself, after the event's venue and terms were written."""
+
+    def insert(self, record: Record) -> None:
+        if isinstance(record, ec.Event):
+            raise Conflict("simulated failure")
+        super().insert(record)
+
+
+def test_a_failed_event_create_leaves_no_venue_or_category_behind() -> None:
+    """Inline venue and new category are rolled back with the event that failed."""
+    cal = ec.Calendar(_FailsOnEvents(), clock=ec.FixedClock(NOW))
+    with pytest.raises(Conflict, match="simulated"):
+        _event(cal, 1, venue={"venue": "Pop-up"}, categories=["Brand New"], tags=["t"])
+    assert (0, 0, 0) == (
+        cal.venues.list().total,
+        cal.categories.list(hide_empty=False).total,
+        cal.tags.list(hide_empty=False).total,
+    )
+
+
+def test_bulk_create_rolls_back_only_the_failing_batch(tmp_path: Path) -> None:
+    """Batches commit one by one; a storage failure undoes only its own batch."""
+    calls = {"n": 0}
+
+    class FailsThird(SQLiteBackend):
+        def insert(self, record: Record) -> None:
+            calls["n"] += 1
+            if calls["n"] == 3:
+                raise Conflict("simulated failure")
+            super().insert(record)
+
+    cal = ec.Calendar(
+        FailsThird(tmp_path / "bulk.db"),
+        clock=ec.FixedClock(NOW),
+        settings=ec.Settings(bulk_batch_size=2),
+    )
+    rows = [
+        {"title": f"Row {n}", "start_date": "2031-02-01 10:00", "end_date": "2031-02-01 11:00"}
+        for n in range(4)
+    ]
+    with pytest.raises(Conflict):
+        cal.events.bulk_create(rows)
+    listed = cal.events.list(start_date="2031-01-01", end_date="2031-12-31")
+    assert ["Row 0", "Row 1"] == [e.title for e in listed.items]
+
+
+def test_bulk_create_with_a_bad_row_writes_nothing(tmp_path: Path) -> None:
+    """Validation of every row happens before the first batch is written."""
+    cal = _calendar(f"sqlite:///{tmp_path / 'bulk.db'}")
+    rows = [
+        {"title": "Good", "start_date": "2031-02-01", "end_date": "2031-02-01"},
+        {"title": "Bad", "start_date": "never", "end_date": "2031-02-01"},
+    ]
+    with pytest.raises(InvalidParameter) as caught:
+        cal.events.bulk_create(rows)
+    assert ["rows[1].start_date"] == list(caught.value.fields)
+    assert 0 == cal.events.list(start_date="2031-01-01", end_date="2031-12-31").total
+
+
+def test_threads_share_one_file_safely(tmp_path: Path) -> None:
+    """Eight threads creating events at once lose nothing and see no lock errors."""
+    cal = _calendar(f"sqlite:///{tmp_path / 'threads.db'}")
+    errors: list[BaseException] = []
+
+    def work(worker: int) -> None:
+        try:
+            for n in range(15):
+                _event(cal, worker * 100 + n, categories=[f"cat {worker % 3}"])
+                cal.events.list(start_date="2031-01-01", end_date="2031-12-31")
+        except BaseException as error:  # collected and asserted below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [] == errors
+    assert 120 == cal.events.list(start_date="2031-01-01", end_date="2031-12-31").total
+
+
+def _process_worker(path: str, worker: int, count: int) -> None:
+    cal = ec.connect(f"sqlite:///{path}", clock=ec.FixedClock(NOW))
+    for n in range(count):
+        _event(cal, worker * 1000 + n, venue={"venue": f"Hall {worker}"})
+    cal.close()
+
+
+def test_processes_share_one_file_safely(tmp_path: Path) -> None:
+    """Four processes writing one file at once all succeed and every row arrives."""
+    path = str(tmp_path / "procs.db")
+    ec.connect(f"sqlite:///{path}").close()  # created and migrated once
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_process_worker, args=(path, w, 25)) for w in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    assert [0, 0, 0, 0] == [w.exitcode for w in workers]
+    with _calendar(f"sqlite:///{path}") as cal:
+        assert 100 == cal.events.list(start_date="2031-01-01", end_date="2031-12-31").total
+        assert 4 == cal.venues.list().total
+
+
+def test_driver_errors_do_not_leak(tmp_path: Path) -> None:
+    """A storage rule broken below the core surfaces as the library's Conflict."""
+    backend = SQLiteBackend(tmp_path / "raw.db")
+    cal = ec.Calendar(backend, clock=ec.FixedClock(NOW))
+    gala = _event(cal, 1)
+    with pytest.raises(Conflict, match=r"UNIQUE constraint failed: events\.slug") as caught:
+        backend.insert(attrs.evolve(gala, id=999))  # same slug, new id
+    assert isinstance(caught.value.__cause__, sqlite3.IntegrityError)
