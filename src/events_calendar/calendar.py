@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, tzinfo
 from types import TracebackType
 
 from .backends import default_url, open_backend
@@ -60,6 +60,16 @@ class Calendar:
     @property
     def settings(self) -> Settings:
         return self._context.settings
+
+    @property
+    def actor(self) -> Actor:
+        """Who this calendar acts for, with the role rules that apply to them."""
+        return self._context.actor
+
+    @property
+    def zone(self) -> tzinfo:
+        """The calendar's time zone (``Settings.timezone``)."""
+        return self._context.zone
 
     @property
     def user(self) -> User | None:

@@ -107,7 +107,7 @@ class EventCollection(PostCollection[Event]):
                 code="event-archive-page-not-found",
             )
         shown = tuple(e if self._unlocked(e, None) else _blanked(e) for e in items)
-        return Page(items=shown, total=total, page=page, per_page=flt.limit)
+        return Page(items=shown, total=total, page=page, per_page=flt.limit, filter=flt)
 
     def related(self, events: Iterable[Event]) -> Related:
         """The venues, organizers and terms these events link to, in four lookups.

@@ -292,4 +292,4 @@ class LinkedCollection(PostCollection[P]):
                 f"The requested {kind} archive page does not exist",  # the reference's words
                 code=f"{kind}-archive-page-not-found",
             )
-        return Page(items=tuple(items), total=total, page=page, per_page=flt.limit)  # type: ignore[arg-type]
+        return Page(items=tuple(items), total=total, page=page, per_page=flt.limit, filter=flt)  # type: ignore[arg-type]

@@ -203,6 +203,11 @@ class Page(Generic[T]):
     total: int
     page: int
     per_page: int
+    #: The normalised filter the page answers (effective date bounds, statuses ...), for
+    #: callers that echo the query back, such as the HTTP adapter's ``rest_url``.
+    filter: EventFilter | LinkedFilter | TermFilter | None = attrs.field(
+        default=None, eq=False, repr=False
+    )
 
     @property
     def total_pages(self) -> int:

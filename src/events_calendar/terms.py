@@ -56,6 +56,7 @@ class TermCollection(Generic[T]):
             total=total,
             page=flt.offset // flt.limit + 1,
             per_page=flt.limit,
+            filter=flt,
         )
 
     def create(self, **data: Any) -> T:

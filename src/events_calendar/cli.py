@@ -1,0 +1,171 @@
+"""The ``events-calendar`` command: serve the HTTP API, manage users, seed sample data.
+
+Every failure a user can cause (a bad argument, an unreachable or unreadable database, a
+refused operation) ends with one line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+from collections.abc import Callable, Sequence
+
+from .backends import default_url
+from .calendar import Calendar, connect
+from .errors import CalendarError
+from .settings import Settings
+from .statuses import Role
+
+__all__ = ["main"]
+
+
+class _Fail(Exception):
+    """A one-line failure for the user."""
+
+
+def _open(url: str | None, settings: Settings | None = None) -> Calendar:
+    try:
+        return connect(url or default_url(), settings=settings)
+    except (sqlite3.Error, OSError) as error:
+        raise _Fail(f"cannot open database {url or default_url()!r}: {error}") from None
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    try:
+        return Settings(
+            per_page=args.per_page, max_per_page=args.max_per_page, timezone=args.timezone
+        )
+    except ValueError as error:
+        raise _Fail(str(error)) from None
+
+
+def _serve(args: argparse.Namespace) -> None:
+    try:
+        import uvicorn
+
+        from .http import server
+    except ImportError:
+        raise _Fail(
+            "the HTTP server needs the 'http' extra: pip install 'events-calendar[http]'"
+        ) from None
+    settings = _settings(args)
+    url = args.db or default_url()
+    _open(url, settings).close()  # fail fast, with one line, on a bad database or zone
+    os.environ.update(server.environment(url, settings, args.base_path, args.vendor))
+    base = f"http://{args.host}:{args.port}{args.base_path.rstrip('/')}/{args.vendor}/events/v1"
+    print(f"Serving {url} at {base}/", flush=True)
+    print(f"  curl {base}/events", flush=True)
+    print(f"  curl '{base}/events?search=jazz&per_page=5'", flush=True)
+    uvicorn.run(
+        "events_calendar.http.server:app_from_environment",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
+        access_log=False,
+    )
+
+
+def _users_add(args: argparse.Namespace) -> None:
+    with _open(args.db) as cal:
+        cal.users.create(args.login, role=args.role)
+        print(f"Created user {args.login!r} ({args.role}). Application password:")
+        print(cal.users.issue_password(args.login))
+
+
+def _users_list(args: argparse.Namespace) -> None:
+    with _open(args.db) as cal:
+        for user in cal.users.list():
+            print(f"{user.id}\t{user.login}\t{user.role.value}")
+
+
+def _users_remove(args: argparse.Namespace) -> None:
+    with _open(args.db) as cal:
+        cal.users.remove(args.login)
+        print(f"Removed user {args.login!r} and their secrets.")
+
+
+def _users_token(args: argparse.Namespace) -> None:
+    with _open(args.db) as cal:
+        print(f"Bearer token for {args.login!r}:")
+        print(cal.users.issue_token(args.login))
+
+
+def _seed(args: argparse.Namespace) -> None:
+    if not args.sample:
+        raise _Fail("say what to seed: --sample")
+    from .sample import seed_sample
+
+    with _open(args.db) as cal:
+        if cal.venues.list(status="any").total or cal.categories.list(hide_empty=False).total:
+            print("The calendar already has data; nothing seeded.")
+            return
+        print(f"Seeded {seed_sample(cal)} sample events.")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="events-calendar", description="An events calendar with a REST API."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    db_help = "database URL (default: $EVENTS_CALENDAR_DB, else sqlite:///events.db)"
+
+    serve = commands.add_parser("serve", help="serve the tribe/events/v1 REST API")
+    serve.add_argument("--db", help=db_help)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--per-page", type=int, default=10, help="default page size")
+    serve.add_argument("--max-per-page", type=int, default=50, help="largest page size")
+    serve.add_argument("--timezone", default="UTC", help="the calendar's time zone")
+    serve.add_argument("--base-path", default="/wp-json")
+    serve.add_argument("--vendor", default="tribe")
+    serve.add_argument("--workers", type=int, default=1)
+    serve.set_defaults(run=_serve)
+
+    users = commands.add_parser("users", help="manage users and their secrets")
+    user_commands = users.add_subparsers(dest="users_command", required=True)
+    add = user_commands.add_parser("add", help="add a user; prints an application password")
+    add.add_argument("login")
+    add.add_argument("--role", default="subscriber", choices=[r.value for r in Role])
+    add.set_defaults(run=_users_add)
+    listing = user_commands.add_parser("list", help="list users")
+    listing.set_defaults(run=_users_list)
+    remove = user_commands.add_parser("remove", help="remove a user")
+    remove.add_argument("login")
+    remove.set_defaults(run=_users_remove)
+    token = user_commands.add_parser("token", help="issue a bearer token")
+    token.add_argument("login")
+    token.set_defaults(run=_users_token)
+    for sub in (add, listing, remove, token):
+        sub.add_argument("--db", help=db_help)
+
+    seed = commands.add_parser("seed", help="load data into a calendar")
+    seed.add_argument("--sample", action="store_true", help="a realistic sample calendar")
+    seed.add_argument("--db", help=db_help)
+    seed.set_defaults(run=_seed)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], None] = args.run
+    try:
+        run(args)
+    except _Fail as failure:
+        print(f"events-calendar: {failure}", file=sys.stderr)
+        return 1
+    except CalendarError as error:
+        print(f"events-calendar: {error.message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""Errors on the wire: the reference's payload ``{"code", "message", "data": {"status", ...}}``.
+
+Bodies match the reference word for word, because its clients compare codes and sometimes
+messages; our fuller explanation (which field, what to send instead) travels beside it in the
+``X-Events-Calendar-Hint`` header, so nothing a client of the reference reads changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import CalendarError, Forbidden, InvalidParameter, MissingParameter, TermExists
+
+__all__ = ["HINT_HEADER", "error_body", "no_route_body"]
+
+HINT_HEADER = "X-Events-Calendar-Hint"
+
+#: The reference's message for each of its own codes, where the wording is fixed.
+_REFERENCE_MESSAGES = {
+    "rest_forbidden": "Sorry, you are not allowed to do that.",
+    "event-is-in-trash": "The event is already trashed",
+    "venue-is-in-trash": "The venue is already trashed",
+    "organizer-is-in-trash": "The organizer is already trashed",
+    "event-not-accessible": "The requested event is not accessible",
+    "venue-not-accessible": "The requested venue is not accessible",
+    "organizer-not-accessible": "The requested organizer is not accessible",
+    "event-no-longer-available": "This event is no longer available",
+    "event-password-protected": "The requested event is not accessible without a password",
+    "event-archive-page-not-found": "The requested event archive page does not exist",
+    "venue-archive-page-not-found": "The requested venue archive page does not exist",
+    "organizer-archive-page-not-found": "The requested organizer archive page does not exist",
+}
+
+
+def no_route_body() -> dict[str, Any]:
+    return {
+        "code": "rest_no_route",
+        "message": "No route was found matching the URL and request method.",
+        "data": {"status": 404},
+    }
+
+
+def error_body(error: CalendarError) -> tuple[int, dict[str, Any], str]:
+    """(status, body, hint) for a core error."""
+    hint = "; ".join(f"{name}: {why}" for name, why in error.fields.items()) or error.message
+    if isinstance(error, MissingParameter):
+        names = list(error.fields)
+        return (
+            400,
+            {
+                "code": error.code,
+                "message": f"Missing parameter(s): {', '.join(names)}",
+                "data": {"status": 400, "params": names},
+            },
+            hint,
+        )
+    if isinstance(error, TermExists):
+        return (
+            400,
+            {
+                "code": error.code,
+                "message": error.message,
+                "data": {"status": 400, "term_id": error.term_id},
+                "additional_data": [error.term_id, error.term_id],
+            },
+            hint,
+        )
+    if error.code == "rest_invalid_param" and error.fields:
+        names = [name.split(".")[-1] for name in error.fields]
+        params = dict.fromkeys(names, "Invalid parameter.")
+        return (
+            error.status,
+            {
+                "code": "rest_invalid_param",
+                "message": f"Invalid parameter(s): {', '.join(params)}",
+                "data": {"status": error.status, "params": params, "details": []},
+            },
+            hint,
+        )
+    status = error.status
+    if isinstance(error, Forbidden | InvalidParameter) or error.code in _REFERENCE_MESSAGES:
+        message = _REFERENCE_MESSAGES.get(error.code, error.message)
+    else:
+        message = error.message
+    return status, {"code": error.code, "message": message, "data": {"status": status}}, hint

@@ -1,0 +1,83 @@
+"""The URLs the wire format contains, built from the request's own origin.
+
+Clients of the reference follow ``rest_url``, ``next_rest_url`` and record links, so every URL
+is absolute and points back at this server: ``{site}{base_path}/{vendor}/events/v1/...``.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import attrs
+
+from ..records import Kind
+from ..statuses import Status
+
+__all__ = ["Urls"]
+
+_COLLECTIONS: dict[Kind, str] = {
+    "event": "events",
+    "venue": "venues",
+    "organizer": "organizers",
+    "category": "categories",
+    "tag": "tags",
+}
+#: WordPress's post type and taxonomy names, which appear in URLs and term records.
+POST_TYPES: dict[Kind, str] = {
+    "event": "tribe_events",
+    "venue": "tribe_venue",
+    "organizer": "tribe_organizer",
+}
+TAXONOMIES: dict[Kind, str] = {"category": "tribe_events_cat", "tag": "post_tag"}
+_PERMALINK_BASES: dict[Kind, str] = {"event": "event", "venue": "venue", "organizer": "organizer"}
+_PRETTY_STATUSES = frozenset({Status.PUBLISH, Status.PRIVATE, Status.TRASH})
+
+
+@attrs.frozen
+class Urls:
+    """URL builder for one request: ``site`` is ``scheme://host[:port]``."""
+
+    site: str
+    base_path: str
+    namespace: str
+
+    @property
+    def api_root(self) -> str:
+        """``{site}{base_path}/`` (WordPress's REST root)."""
+        return f"{self.site}{self.base_path}/"
+
+    @property
+    def root(self) -> str:
+        """The namespace root, without a trailing slash."""
+        return f"{self.site}{self.base_path}/{self.namespace}"
+
+    @property
+    def host(self) -> str:
+        """The host name without scheme or port (used in global ids)."""
+        return self.site.split("://", 1)[-1].split(":", 1)[0]
+
+    def collection(self, kind: Kind) -> str:
+        return f"{self.root}/{_COLLECTIONS[kind]}"
+
+    def record(self, kind: Kind, record_id: int) -> str:
+        return f"{self.collection(kind)}/{record_id}"
+
+    def listing(self, kind: Kind, params: list[tuple[str, str]]) -> str:
+        """A list URL with its query (the collection path keeps a trailing slash)."""
+        query = urlencode(params)
+        return f"{self.collection(kind)}/" + (f"?{query}" if query else "")
+
+    def permalink(self, kind: Kind, record_id: int, slug: str, status: str) -> str:
+        """The public page of a post: pretty once published, ``?post_type=..&p=..`` before."""
+        if status in _PRETTY_STATUSES and slug:
+            return f"{self.site}/{_PERMALINK_BASES[kind]}/{slug}/"
+        return f"{self.site}/?post_type={POST_TYPES[kind]}&p={record_id}"
+
+    def term_page(self, kind: Kind, path: list[str]) -> str:
+        """The public archive of a term (``path`` is the slugs from the root term down)."""
+        if kind == "category":
+            return f"{self.site}/events/category/{'/'.join(path)}/"
+        return f"{self.site}/tag/{path[-1]}/"
+
+    def global_id(self, record_id: int) -> str:
+        return f"{self.host}?id={record_id}"

@@ -1,0 +1,370 @@
+"""The reference's wire format: records as the JSON objects its clients read.
+
+Key order, value types and the quirks clients depend on follow the fact sheet and the recorded
+responses: ``author`` is a numeric string, dates are ``YYYY-MM-DD HH:MM:SS`` with zero-padded
+string details, venues and organizers drop empty values, a single linked venue is an object and
+none is ``[]``, embedded terms and listed terms have different shapes. This module only
+presents records; every value comes from the core.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from ..cost import format_cost
+from ..dates import date_details, format_wall, start_of_day
+from ..events import Related
+from ..records import Category, Event, Kind, Organizer, Tag, Venue
+from ..settings import Settings
+from .urls import TAXONOMIES, Urls
+
+__all__ = ["Wire"]
+
+_LOCKED_EMPTY = ("description", "excerpt", "cost", "website")
+_LOCKED_NULL = ("all_day", "show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
+_LOCKED_LIST = ("categories", "tags", "venue", "organizer", "custom_fields")
+
+
+def _stamp(moment: datetime, zone: Any = None) -> str:
+    return format_wall(moment.astimezone(zone) if zone is not None else moment)
+
+
+def _image(url: str) -> dict[str, Any] | bool:
+    if not url:
+        return False
+    extension = url.rsplit(".", 1)[-1].lower() if "." in url.rsplit("/", 1)[-1] else ""
+    return {"url": url, "id": 0, "extension": extension}
+
+
+def _escaped_paragraph(text: str) -> str:
+    """How the reference's JSON-LD shows a description: escaped HTML, one paragraph."""
+    if not text:
+        return ""
+    body = text if text.lstrip().startswith("<") else f"<p>{text}</p>"
+    return html.escape(body, quote=False) + "\\n"
+
+
+class Wire:
+    """Presents records for one request (its URLs, the calendar's settings)."""
+
+    def __init__(
+        self, urls: Urls, settings: Settings, zone: Any, can: Callable[[Kind], list[str]]
+    ) -> None:
+        self.urls = urls
+        self.settings = settings
+        self.zone = zone
+        self._allowed_methods = can
+
+    # -- posts -----------------------------------------------------------------------------
+    def _post_head(self, record: Event | Venue | Organizer) -> dict[str, Any]:
+        return {
+            "id": record.id,
+            "author": str(record.author),
+            "status": record.status.value,
+            "date": _stamp(record.date, self.zone),
+            "date_utc": _stamp(record.date_utc),
+            "modified": _stamp(record.modified, self.zone),
+            "modified_utc": _stamp(record.modified_utc),
+            "url": self.urls.permalink(record.kind, record.id, record.slug, record.status),
+        }
+
+    def _global(self, record_id: int) -> dict[str, Any]:
+        gid = self.urls.global_id(record_id)
+        return {"global_id": gid, "global_id_lineage": [gid]}
+
+    def event(self, event: Event, related: Related, *, single: bool = False) -> dict[str, Any]:
+        """An event record (fact sheet 4.1); ``single`` adds ``json_ld``."""
+        head = self._post_head(event)
+        data: dict[str, Any] = {"id": event.id, **self._global(event.id)}
+        data.update({k: v for k, v in head.items() if k != "id"})
+        permalink = data["url"]
+        data.update(
+            {
+                "rest_url": self.urls.record("event", event.id),
+                "title": event.title,
+                "description": event.description,
+                "excerpt": event.excerpt,
+                "slug": event.slug,
+                "image": _image(event.image),
+                "all_day": event.all_day,
+            }
+        )
+        for name, moment in (
+            ("start_date", event.start_date),
+            ("end_date", event.end_date),
+            ("utc_start_date", event.utc_start_date),
+            ("utc_end_date", event.utc_end_date),
+        ):
+            data[name] = format_wall(moment)
+            data[f"{name}_details"] = date_details(moment)
+        details = event.cost_details
+        data.update(
+            {
+                "timezone": event.timezone,
+                "timezone_abbr": event.timezone_abbr,
+                "cost": format_cost(
+                    event.cost,
+                    details,
+                    default_symbol=self.settings.currency_symbol,
+                    default_position=self.settings.currency_position,
+                ),
+                "cost_details": {
+                    "currency_symbol": details.currency_symbol,
+                    "currency_code": details.currency_code,
+                    "currency_position": details.currency_position,
+                    "values": list(details.values),
+                },
+                "website": permalink if event.website is None else event.website,
+                "show_map": event.show_map,
+                "show_map_link": event.show_map_link,
+                "hide_from_listings": event.hide_from_listings,
+                "sticky": event.sticky,
+                "featured": event.featured,
+                "categories": [
+                    self.term(related.categories[i], embedded=True)
+                    for i in event.categories
+                    if i in related.categories
+                ],
+                "tags": [
+                    self.term(related.tags[i], embedded=True)
+                    for i in event.tags
+                    if i in related.tags
+                ],
+            }
+        )
+        venues = [self.venue(related.venues[i]) for i in event.venue if i in related.venues]
+        data["venue"] = venues[0] if len(venues) == 1 else venues
+        data["organizer"] = [
+            self.organizer(related.organizers[i])
+            for i in event.organizer
+            if i in related.organizers
+        ]
+        data["custom_fields"] = []
+        if event.locked:
+            self._blank(data)
+        elif single:
+            data["json_ld"] = self._event_json_ld(event, related, permalink)
+        return data
+
+    @staticmethod
+    def _blank(data: dict[str, Any]) -> None:
+        """The reference's blanking of a password-protected event (fact sheet 4.6)."""
+        for key in _LOCKED_EMPTY:
+            data[key] = ""
+        for key in _LOCKED_NULL:
+            data[key] = None
+        for key in _LOCKED_LIST:
+            data[key] = []
+        data["image"] = False
+        data["cost_details"] = {
+            "currency_symbol": "",
+            "currency_position": "",
+            "currency_code": "",
+            "values": [],
+        }
+
+    def venue(self, venue: Venue, *, single: bool = False) -> dict[str, Any]:
+        """A venue record (fact sheet 4.2): empty values dropped, map flags appended."""
+        data = self._post_head(venue)
+        data.update(
+            {
+                "venue": venue.venue,
+                "description": venue.description,
+                "excerpt": venue.excerpt,
+                "slug": venue.slug,
+                "image": _image(venue.image),
+                "address": venue.address,
+                "city": venue.city,
+                "country": venue.country,
+                "province": venue.province,
+                "state": venue.state,
+                "zip": venue.zip,
+                "phone": venue.phone,
+                "website": venue.website,
+                "stateprovince": venue.stateprovince,
+            }
+        )
+        if single:
+            data["json_ld"] = self._place_json_ld(venue)
+        data = {k: v for k, v in data.items() if v not in ("", "0", False, [], 0, None)}
+        data.update(
+            {
+                "show_map": venue.show_map,
+                "show_map_link": venue.show_map_link,
+                **self._global(venue.id),
+            }
+        )
+        return data
+
+    def organizer(self, organizer: Organizer, *, single: bool = False) -> dict[str, Any]:
+        """An organizer record (fact sheet 4.3): empty values dropped."""
+        data = self._post_head(organizer)
+        data.update(
+            {
+                "organizer": organizer.organizer,
+                "description": organizer.description,
+                "excerpt": organizer.excerpt,
+                "slug": organizer.slug,
+                "image": _image(organizer.image),
+                "phone": organizer.phone,
+                "website": organizer.website,
+                "email": organizer.email,
+            }
+        )
+        if single:
+            data["json_ld"] = self._person_json_ld(organizer)
+        data.update(self._global(organizer.id))
+        return {k: v for k, v in data.items() if v not in ("", "0", False, [], 0, None)}
+
+    # -- terms -----------------------------------------------------------------------------
+    def term_urls(self, term: Category | Tag) -> dict[str, str]:
+        urls = {
+            "self": self.urls.record(term.kind, term.id),
+            "collection": self.urls.collection(term.kind),
+        }
+        if term.parent:
+            urls["up"] = self.urls.record(term.kind, term.parent)
+        return urls
+
+    def term(
+        self,
+        term: Category | Tag,
+        *,
+        embedded: bool = False,
+        path: list[str] | None = None,
+        links: bool = False,
+    ) -> dict[str, Any]:
+        """A category or tag: the embedded shape (in events) or the listed shape."""
+        kind: Kind = term.kind
+        if embedded:
+            return {
+                "name": term.name,
+                "slug": term.slug,
+                "term_group": 0,
+                "term_taxonomy_id": term.id,
+                "taxonomy": TAXONOMIES[kind],
+                "description": term.description,
+                "parent": term.parent,
+                "count": term.count,
+                "filter": "raw",
+                "id": term.id,
+                "urls": self.term_urls(term),
+            }
+        data: dict[str, Any] = {
+            "id": term.id,
+            "count": term.count,
+            "description": term.description,
+            "name": term.name,
+            "slug": term.slug,
+            "taxonomy": TAXONOMIES[kind],
+        }
+        if isinstance(term, Category):
+            data["parent"] = term.parent
+        data["meta"] = []
+        data["url"] = self.urls.term_page(kind, path or [term.slug])
+        data["urls"] = self.term_urls(term)
+        if links:
+            data["_links"] = self._term_links(term)
+        return data
+
+    def _term_links(self, term: Category | Tag) -> dict[str, Any]:
+        route = "tribe_events_cat" if term.kind == "category" else "tags"
+        core = f"{self.urls.api_root}wp/v2"
+        query = f"tribe_events_cat={term.id}" if term.kind == "category" else f"tags={term.id}"
+        types = ["tribe_events", "tec_calendar_embed"]
+        if term.kind == "tag":
+            types.insert(0, "posts")
+        links: dict[str, Any] = {
+            "self": [
+                {
+                    "href": f"{core}/{route}/{term.id}",
+                    "targetHints": {"allow": self._allowed_methods(term.kind)},
+                }
+            ],
+            "collection": [{"href": f"{core}/{route}"}],
+            "about": [{"href": f"{core}/taxonomies/{TAXONOMIES[term.kind]}"}],
+        }
+        if term.parent:
+            links["up"] = [{"embeddable": True, "href": f"{core}/{route}/{term.parent}"}]
+        links["wp:post_type"] = [{"href": f"{core}/{t}?{query}"} for t in types]
+        links["curies"] = [{"name": "wp", "href": "https://api.w.org/{rel}", "templated": True}]
+        return links
+
+    # -- JSON-LD (single records only) -----------------------------------------------------
+    def _place_json_ld(self, venue: Venue) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "@type": "Place",
+            "name": venue.venue,
+            "description": _escaped_paragraph(venue.excerpt or venue.description),
+            "url": "",
+        }
+        address = {
+            "@type": "PostalAddress",
+            "streetAddress": venue.address,
+            "addressLocality": venue.city,
+            "addressRegion": venue.stateprovince or venue.state or venue.province,
+            "postalCode": venue.zip,
+            "addressCountry": venue.country,
+        }
+        data["address"] = {k: v for k, v in address.items() if v}
+        if venue.phone:
+            data["telephone"] = venue.phone
+        if venue.website:
+            data["sameAs"] = venue.website
+        return data
+
+    def _person_json_ld(self, organizer: Organizer) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "@type": "Person",
+            "name": organizer.organizer,
+            "description": _escaped_paragraph(organizer.excerpt or organizer.description),
+            "url": organizer.website,
+        }
+        if organizer.phone:
+            data["telephone"] = organizer.phone
+        if organizer.email:
+            data["email"] = organizer.email
+        if organizer.website:
+            data["sameAs"] = organizer.website
+        return data
+
+    def _event_json_ld(self, event: Event, related: Related, permalink: str) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "@context": "http://schema.org",
+            "@type": "Event",
+            "name": event.title,
+            "description": _escaped_paragraph(event.excerpt or event.description),
+        }
+        if event.image:
+            data["image"] = event.image
+        data.update(
+            {
+                "url": permalink,
+                "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
+                "eventStatus": "https://schema.org/EventScheduled",
+                "startDate": event.start_date.isoformat(),
+                "endDate": event.end_date.isoformat(),
+            }
+        )
+        venues = [related.venues[i] for i in event.venue if i in related.venues]
+        if venues:
+            data["location"] = self._place_json_ld(venues[0])
+        organizers = [related.organizers[i] for i in event.organizer if i in related.organizers]
+        if organizers:
+            people = [self._person_json_ld(o) for o in organizers]
+            data["organizer"] = people[0] if len(people) == 1 else people
+        if event.cost_details.values:
+            data["offers"] = {
+                "@type": "Offer",
+                "price": event.cost_details.values[0],
+                "priceCurrency": event.cost_details.currency_code or "USD",
+                "url": permalink,
+                "category": "primary",
+                "availability": "inStock",
+                "validFrom": start_of_day(event.date_utc).isoformat(),
+            }
+        data["performer"] = "Organization"
+        return data
