@@ -1,6 +1,6 @@
-"""Build a small calendar and print it: the Quick start's main job.
+"""Build a small calendar with the Python API and print it.
 
-Run it with ``./scripts/demo`` (or ``python examples/quickstart.py [DATABASE_URL]``). Without a
+Run it with ``python examples/quickstart.py [DATABASE_URL]``. Without a
 URL it uses the default database, ``sqlite:///events.db`` (or ``$EVENTS_CALENDAR_DB``); the
 sample calendar is built once and printed on every run.
 """

@@ -17,7 +17,17 @@ def test_quick_start_block_has_exactly_two_commands() -> None:
     section = readme.split("## Quick start", 1)[1]
     block = re.search(r"```\w*\n(.*?)```", section, re.DOTALL)
     assert block is not None
-    assert ["./scripts/demo", "./scripts/test"] == block.group(1).strip().splitlines()
+    assert ["./scripts/serve", "./scripts/test"] == block.group(1).strip().splitlines()
+
+
+def test_main_job_seeds_then_serves() -> None:
+    """./scripts/serve sets up, seeds the sample calendar, then runs the server."""
+    lines = (ROOT / "scripts" / "serve").read_text(encoding="utf-8").splitlines()
+    steps = [line for line in lines if line and not line.startswith("#")]
+    assert "./scripts/setup" in steps
+    assert steps.index(".venv/bin/events-calendar seed --sample") < steps.index(
+        'exec .venv/bin/events-calendar serve "$@"'
+    )
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -25,8 +35,8 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert "./scripts/test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
 
 
-def test_main_job_prints_the_sample_calendar(tmp_path: Path) -> None:
-    """The example behind ./scripts/demo builds the calendar in events.db once and prints it."""
+def test_quickstart_example_prints_the_sample_calendar(tmp_path: Path) -> None:
+    """examples/quickstart.py builds its calendar in events.db once and prints it."""
     env = {k: v for k, v in os.environ.items() if k != "EVENTS_CALENDAR_DB"}
     runs = [
         subprocess.run(  # noqa: S603 - our own example script
