@@ -118,9 +118,24 @@ def test_resolve_zone_utc_is_the_utc_constant() -> None:
     ],
 )
 def test_resolve_zone_reads_utc_offsets(name: str, minutes: int, label: str) -> None:
-    """'UTC±n' gives a fixed offset whose name is the normalised label."""
+    """'UTC±n' is that offset in winter, named by the normalised label."""
     zone = resolve_zone(name)
-    assert (timedelta(minutes=minutes), label) == (zone.utcoffset(None), zone.tzname(None))
+    winter = datetime(2031, 1, 15, 12, tzinfo=zone)
+    assert (timedelta(minutes=minutes), label) == (winter.utcoffset(), zone.tzname(winter))
+
+
+@pytest.mark.parametrize(
+    ("name", "summer_minutes"),
+    [("UTC+2", 180), ("UTC+1", 120), ("UTC-5", -240), ("UTC+5:30", 330), ("UTC+13", 780)],
+)
+def test_offset_zones_keep_summer_time_as_the_reference_reads_them(
+    name: str, summer_minutes: int
+) -> None:
+    """'UTC+2' is read as the reference reads it: Eastern European time, summer time
+    included (ev_offset_tz stores 09:30 on 1 August at UTC+2 as 06:30 UTC); offsets the
+    reference has no zone for stay fixed."""
+    summer = datetime(2031, 8, 1, 9, 30, tzinfo=resolve_zone(name))
+    assert timedelta(minutes=summer_minutes) == summer.utcoffset()
 
 
 @pytest.mark.parametrize(
@@ -249,14 +264,15 @@ def test_parse_ambiguous_time_takes_first_occurrence() -> None:
     assert "2031-10-26T02:30:00+02:00" == parse("2031-10-26 02:30")
 
 
-def test_parse_in_a_fixed_offset_zone() -> None:
-    """In a 'UTC+2' zone wall time is two hours ahead of UTC, all year."""
-    start = parse_datetime(
-        "2031-08-01T09:30:00", zone=resolve_zone("UTC+2"), now=NOW, field="start_date"
-    )
-    assert ("2031-08-01 09:30:00", "2031-08-01 07:30:00") == (
-        format_wall(start),
-        format_wall(to_utc(start)),
+def test_parse_in_an_offset_zone() -> None:
+    """In a 'UTC+2' zone wall time is two hours ahead of UTC in winter, three in summer."""
+    zone = resolve_zone("UTC+2")
+    summer = parse_datetime("2031-08-01T09:30:00", zone=zone, now=NOW, field="start_date")
+    winter = parse_datetime("2031-01-01T09:30:00", zone=zone, now=NOW, field="start_date")
+    assert ("2031-08-01 09:30:00", "2031-08-01 06:30:00", "2031-01-01 07:30:00") == (
+        format_wall(summer),
+        format_wall(to_utc(summer)),
+        format_wall(to_utc(winter)),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import sqlite3
 import threading
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -81,7 +82,11 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
     old.close()
     with _calendar(f"sqlite:///{path}") as cal:
         applied = [m.name for m in MIGRATIONS.applied(cal.backend.db)]  # type: ignore[attr-defined]
-        assert ["0001_initial", "0002_linked_search_index"] == applied
+        assert [
+            "0001_initial",
+            "0002_linked_search_index",
+            "0003_deferred_event_search_index",
+        ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
 
 
@@ -152,11 +157,13 @@ def test_bulk_create_rolls_back_only_the_failing_batch(tmp_path: Path) -> None:
     calls = {"n": 0}
 
     class FailsThird(SQLiteBackend):
-        def insert(self, record: Record) -> None:
+        """Writes the second batch's rows, then fails before its transaction commits."""
+
+        def bulk_insert(self, records: Sequence[Record]) -> None:
             calls["n"] += 1
-            if calls["n"] == 3:
+            super().bulk_insert(records)
+            if calls["n"] == 2:
                 raise Conflict("simulated failure")
-            super().insert(record)
 
     cal = ec.Calendar(
         FailsThird(tmp_path / "bulk.db"),

@@ -15,6 +15,40 @@ from .settings import Settings
 
 __all__ = ["Context", "error_code"]
 
+
+class _RememberingLookup:
+    """``validation.Lookup`` over a context, remembering what exists and the time.
+
+    Validating thousands of rows that name the same venues and categories would otherwise ask
+    storage the same question thousands of times; nothing is written during the pass, so the
+    answers cannot go stale.
+    """
+
+    def __init__(self, context: Context) -> None:
+        self._context = context
+        self._now = context.now()
+        self._exists: dict[tuple[str, int], bool] = {}
+        self._users: dict[int, bool] = {}
+
+    @property
+    def zone(self) -> tzinfo:
+        return self._context.zone
+
+    def now(self) -> datetime:
+        return self._now
+
+    def exists(self, kind: Kind, record_id: int) -> bool:
+        key = (kind, record_id)
+        if key not in self._exists:
+            self._exists[key] = self._context.exists(kind, record_id)
+        return self._exists[key]
+
+    def user_exists(self, user_id: int) -> bool:
+        if user_id not in self._users:
+            self._users[user_id] = self._context.user_exists(user_id)
+        return self._users[user_id]
+
+
 #: The reference's error codes that name the kind of record (``<kind>-is-in-trash`` and so on).
 _KIND_WORD = {"event": "event", "venue": "venue", "organizer": "organizer"}
 
@@ -54,6 +88,10 @@ class Context:
 
     def user_exists(self, user_id: int) -> bool:
         return self.backend.get_user(user_id) is not None
+
+    def remembering(self) -> _RememberingLookup:
+        """A lookup for a validation pass that writes nothing: each answer is asked once."""
+        return _RememberingLookup(self)
 
     # -- shared checks ---------------------------------------------------------------------
     def require(self, allowed: bool, action: str) -> None:

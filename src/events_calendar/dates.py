@@ -128,8 +128,79 @@ def _offset_label(offset: timedelta) -> str:
     return f"UTC{sign}{hours}" + (f":{minutes:02d}" if minutes else "")
 
 
+#: How the reference reads a "UTC±n" zone: as the IANA zone PHP's ``timezone_name_from_abbr``
+#: gives for that standard offset (timelib's fallback map), daylight saving time included.
+#: "UTC+2" is therefore Eastern European time: 09:30 on 1 August 2031 is 06:30 UTC, exactly as
+#: the reference stores it (recording ``ev_offset_tz``). Offsets the map lacks stay fixed.
+_REFERENCE_OFFSET_ZONES: dict[int, str] = {
+    -660: "Pacific/Apia",
+    -600: "Pacific/Honolulu",
+    -540: "America/Anchorage",
+    -480: "America/Los_Angeles",
+    -420: "America/Denver",
+    -360: "America/Chicago",
+    -300: "America/New_York",
+    -270: "America/Caracas",
+    -240: "America/Halifax",
+    -180: "America/Sao_Paulo",
+    -60: "Atlantic/Azores",
+    60: "Europe/Paris",
+    120: "Europe/Helsinki",
+    180: "Europe/Moscow",
+    240: "Asia/Dubai",
+    300: "Asia/Karachi",
+    330: "Asia/Kolkata",
+    345: "Asia/Kathmandu",
+    420: "Asia/Krasnoyarsk",
+    480: "Asia/Shanghai",
+    540: "Asia/Tokyo",
+    600: "Australia/Melbourne",
+    720: "Pacific/Auckland",
+}
+
+
+class OffsetZone(tzinfo):
+    """A "UTC±n" zone as the reference reads it: labelled "UTC+2", timed by an IANA zone.
+
+    The label is what the event shows as its ``timezone`` and ``timezone_abbr``; the instants
+    follow the IANA zone the reference substitutes (see ``_REFERENCE_OFFSET_ZONES``).
+    """
+
+    def __init__(self, label: str, zone: ZoneInfo, nominal: timedelta) -> None:
+        self.label = label
+        self.zone = zone
+        self.nominal = nominal
+
+    def utcoffset(self, dt: datetime | None) -> timedelta | None:
+        return self.zone.utcoffset(dt.replace(tzinfo=self.zone) if dt is not None else None)
+
+    def dst(self, dt: datetime | None) -> timedelta | None:
+        return self.zone.dst(dt.replace(tzinfo=self.zone) if dt is not None else None)
+
+    def tzname(self, dt: datetime | None) -> str:
+        return self.label
+
+    def fromutc(self, dt: datetime) -> datetime:
+        return self.zone.fromutc(dt.replace(tzinfo=self.zone)).replace(tzinfo=self)
+
+    def __repr__(self) -> str:
+        return f"OffsetZone({self.label!r}, {self.zone.key!r})"
+
+
+@lru_cache(maxsize=64)
+def _offset_zone(total_minutes: int) -> tzinfo:
+    offset = timedelta(minutes=total_minutes)
+    label = _offset_label(offset)
+    if total_minutes in _REFERENCE_OFFSET_ZONES:
+        return OffsetZone(label, ZoneInfo(_REFERENCE_OFFSET_ZONES[total_minutes]), offset)
+    return timezone(offset, label)
+
+
 def resolve_zone(name: str, *, field: str = "timezone") -> tzinfo:
-    """An IANA zone ("Europe/Paris", "UTC") or a fixed offset ("UTC+2", "UTC-5", "UTC+5:30")."""
+    """An IANA zone ("Europe/Paris", "UTC") or an offset label ("UTC+2", "UTC-5", "UTC+5:30").
+
+    Offset labels are read as the reference reads them (``_REFERENCE_OFFSET_ZONES``).
+    """
     text = name.strip() if isinstance(name, str) else ""
     if not text:
         raise InvalidParameter.one(field, f"the time zone is empty; {_ZONE_HINT}")
@@ -142,8 +213,7 @@ def resolve_zone(name: str, *, field: str = "timezone") -> tzinfo:
             raise InvalidParameter.one(
                 field, f"{name!r} is not an offset between UTC-14 and UTC+14; {_ZONE_HINT}"
             )
-        offset = timedelta(minutes=-total if sign == "-" else total)
-        return timezone(offset, _offset_label(offset))
+        return _offset_zone(-total if sign == "-" else total)
     key = _zone_keys().get(text.lower())
     if key is None:
         raise InvalidParameter.one(field, f"unknown time zone {name!r}; {_ZONE_HINT}")
@@ -154,16 +224,27 @@ def zone_name(tz: tzinfo) -> str:
     """The name ``resolve_zone`` reads back: "Europe/Paris", "UTC+2", "UTC"."""
     if isinstance(tz, ZoneInfo) and tz.key:
         return tz.key
+    if isinstance(tz, OffsetZone):
+        return tz.label
     if isinstance(tz, timezone):
         offset = tz.utcoffset(None)
         return "UTC" if tz.tzname(None) == "UTC" and not offset else _offset_label(offset)
     raise TypeError(f"{tz!r} is neither a ZoneInfo nor a fixed offset")
 
 
+def stated_isoformat(dt: datetime) -> str:
+    """ISO 8601 with the offset the zone's name states: an event at "UTC+2" shows "+02:00" all
+    year in places the reference renders from the name (its JSON-LD)."""
+    tz = dt.tzinfo
+    if isinstance(tz, OffsetZone):
+        return dt.replace(tzinfo=timezone(tz.nominal, tz.label)).isoformat()
+    return dt.isoformat()
+
+
 def zone_abbr(dt: datetime) -> str:
     """The zone's abbreviation at that instant: "EDT", "CEST", "UTC"; "UTC+2" for offsets."""
     tz = _require_aware(dt, "dt").tzinfo
-    if isinstance(tz, timezone):
+    if isinstance(tz, timezone | OffsetZone):
         return zone_name(tz)
     return dt.tzname() or ""
 

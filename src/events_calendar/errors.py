@@ -70,10 +70,19 @@ class InvalidParameter(CalendarError, ValueError):
     code = "rest_invalid_param"
     status = 400
 
-    def __init__(self, fields: Mapping[str, str], *, data: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        fields: Mapping[str, str],
+        *,
+        data: Mapping[str, Any] | None = None,
+        codes: Mapping[str, str] | None = None,
+    ) -> None:
         names = ", ".join(fields)
         detail = "; ".join(f"{name}: {why}" for name, why in fields.items())
         super().__init__(f"Invalid parameter(s): {names} ({detail})", fields=fields, data=data)
+        #: A stable code for some fields' problem, where one is known: ``"invalid_boolean"``
+        #: (not a boolean), ``"event-tickets-not-active"`` (ticketing is not available).
+        self.codes: dict[str, str] = {k: v for k, v in (codes or {}).items() if k in fields}
 
     @classmethod
     def one(cls, field: str, why: str) -> InvalidParameter:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Callable, Iterable, Mapping
 from datetime import tzinfo
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -14,8 +14,9 @@ from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
 from .listing import event_filter
 from .posts import LinkedCollection, PostCollection
-from .queries import EventQuery, Page
+from .queries import EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
+from .slugs import allocate_slugs
 from .terms import TermCollection
 from .validation import read_input
 
@@ -30,12 +31,41 @@ Progress = Callable[[int, int], None]
 
 @attrs.frozen
 class Related:
-    """The records a set of events links to, keyed by id (what a page needs to render)."""
+    """The records a set of events links to, keyed by id (what a page needs to render).
+
+    ``readable`` holds the ids of the linked venues and organizers the caller may read on
+    their own: the others (a draft organizer, for an anonymous caller) are still part of the
+    event, as the reference shows them, but get no public description such as JSON-LD.
+    """
 
     venues: dict[int, Venue]
     organizers: dict[int, Organizer]
     categories: dict[int, Category]
     tags: dict[int, Tag]
+    readable: frozenset[int] = frozenset()
+
+    def venues_of(self, event: Event) -> list[Venue]:
+        """The event's venues, in the order they were linked."""
+        return [self.venues[i] for i in event.venue if i in self.venues]
+
+    def organizers_of(self, event: Event) -> list[Organizer]:
+        """The event's organizers, in the order they were linked."""
+        return [self.organizers[i] for i in event.organizer if i in self.organizers]
+
+    def categories_of(self, event: Event) -> list[Category]:
+        """The event's categories by name, as the reference (WordPress) lists a post's terms."""
+        return _by_name([self.categories[i] for i in event.categories if i in self.categories])
+
+    def tags_of(self, event: Event) -> list[Tag]:
+        """The event's tags by name."""
+        return _by_name([self.tags[i] for i in event.tags if i in self.tags])
+
+
+T = TypeVar("T", Category, Tag)
+
+
+def _by_name(terms: list[T]) -> list[T]:
+    return sorted(terms, key=lambda term: (fold(term.name), term.id))
 
 
 class EventCollection(PostCollection[Event]):
@@ -57,7 +87,7 @@ class EventCollection(PostCollection[Event]):
         self._tags = tags
 
     # -- reading ---------------------------------------------------------------------------
-    def _check_readable(self, record: Event, password: str | None) -> None:
+    def _check_readable(self, record: Event, password: str | None, *, edit: bool = False) -> None:
         """Who may read one event, in the reference's order of checks.
 
         A trashed event is treated like any other unpublished one: readable by those who may
@@ -68,19 +98,20 @@ class EventCollection(PostCollection[Event]):
         """
         if not self._ctx.actor.can_read(record.author, record.status):
             raise Forbidden("The requested event is not accessible", code="event-not-accessible")
-        if not self._unlocked(record, password):
+        if not self._unlocked(record, password, edit=edit):
             raise Forbidden(
                 "The requested event is not accessible without a password",
                 code="event-password-protected",
             )
 
-    def _unlocked(self, record: Event, password: str | None) -> bool:
+    def _unlocked(self, record: Event, password: str | None, *, edit: bool = False) -> bool:
         """Whether the caller may see a password-protected event's content.
 
         Only the right password unlocks it, for administrators too (DESIGN 3 and the
-        ``pw_read_admin`` deviation: the reference lets only ``context=edit`` through). The
-        full-access actor of a bare ``connect()`` stands for that edit context: scripts that
-        own the data see everything.
+        ``pw_read_admin`` deviation), unless the event is read in order to edit it by someone
+        who may edit it: the reference's ``context=edit`` (fact sheet 4.6). The full-access
+        actor of a bare ``connect()`` stands for that edit context: scripts that own the data
+        see everything.
         """
         if not record.password:
             return True
@@ -88,7 +119,8 @@ class EventCollection(PostCollection[Event]):
             password.encode(), record.password.encode()
         ):
             return True
-        return self._ctx.actor.system
+        actor = self._ctx.actor
+        return actor.system or (edit and actor.can_edit("event", record.author, record.status))
 
     def list(self, query: EventQuery | None = None, **params: Any) -> Page[Event]:
         """One page of events (interface section 4.2), ordered by start.
@@ -112,24 +144,31 @@ class EventCollection(PostCollection[Event]):
     def related(self, events: Iterable[Event]) -> Related:
         """The venues, organizers and terms these events link to, in four lookups.
 
-        Linked venues and organizers the caller may not read (drafts, for anonymous callers)
-        are left out, as the reference leaves them out of event records.
+        Linked venues and organizers are part of the event whatever their status: the
+        reference shows a draft organizer inside a published event to anyone
+        (``del_venue_event_after``). ``Related.readable`` says which of them the caller may
+        read on their own.
         """
         events = list(events)
         backend, actor = self._ctx.backend, self._ctx.actor
 
         def fetch(kind: str, attr: str) -> dict[int, Any]:
             ids = {i for e in events for i in getattr(e, attr)}
-            found = backend.get_many(kind, ids)  # type: ignore[arg-type]
-            if kind in ("venue", "organizer"):
-                found = {i: r for i, r in found.items() if actor.can_read(r.author, r.status)}  # type: ignore[union-attr]
-            return found
+            return backend.get_many(kind, ids)  # type: ignore[arg-type]
 
+        venues, organizers = fetch("venue", "venue"), fetch("organizer", "organizer")
+        readable = frozenset(
+            i
+            for found in (venues, organizers)
+            for i, record in found.items()
+            if actor.can_read(record.author, record.status)
+        )
         return Related(
-            venues=fetch("venue", "venue"),
-            organizers=fetch("organizer", "organizer"),
+            venues=venues,
+            organizers=organizers,
             categories=fetch("category", "categories"),
             tags=fetch("tag", "tags"),
+            readable=readable,
         )
 
     # -- writing ---------------------------------------------------------------------------
@@ -189,9 +228,10 @@ class EventCollection(PostCollection[Event]):
         ctx = self._ctx
         ctx.require(ctx.actor.can_create("event"), "create events")
         cleaned: _Rows = []
+        lookup = ctx.remembering()
         for number, row in enumerate(rows):
             try:
-                clean = read_input(Event, row, ctx, creating=True)
+                clean = read_input(Event, row, lookup, creating=True)
                 self._span(clean, None)  # an end before the start, found before any write
             except MissingParameter as bad:
                 raise MissingParameter(f"rows[{number}].{name}" for name in bad.fields) from None
@@ -203,10 +243,20 @@ class EventCollection(PostCollection[Event]):
             cleaned.append(clean)
         ids: _Ids = []
         total, size = len(cleaned), ctx.settings.bulk_batch_size
+        next_number: dict[str, int] = {}  # slug suffixes already tried, across batches
         for at in range(0, total, size):
+            chunk = cleaned[at : at + size]
             with ctx.backend.transaction():
-                taken: set[str] = set()
-                batch = [self._build(clean, taken=taken) for clean in cleaned[at : at + size]]
+                record_ids = ctx.backend.reserve_ids("post", len(chunk))
+                slugs = allocate_slugs(
+                    [self.slug_base(clean) for clean in chunk],
+                    lambda candidates: ctx.backend.taken_slugs("event", candidates),
+                    next_number,
+                )
+                batch = [
+                    self._build(clean, slug=slug, record_id=record_id)
+                    for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
+                ]
                 ctx.backend.bulk_insert(batch)
             ids.extend(e.id for e in batch)
             if progress is not None:

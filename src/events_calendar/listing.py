@@ -68,19 +68,21 @@ class _Problems:
 
     def __init__(self) -> None:
         self.fields: dict[str, str] = {}
+        self.codes: dict[str, str] = {}
 
     def check(self, name: str, read: Callable[[], Any]) -> Any:
         try:
             return read()
         except InvalidParameter as bad:
             self.fields.update(bad.fields or {name: bad.message})
+            self.codes.update(bad.codes)
         except _Bad as bad:
             self.fields[name] = bad.why
         return None
 
     def raise_if_any(self) -> None:
         if self.fields:
-            raise InvalidParameter(self.fields)
+            raise InvalidParameter(self.fields, codes=self.codes)
 
 
 class _Bad(Exception):
@@ -238,12 +240,22 @@ def _flag(value: object) -> bool | None:
 
 
 def _unsupported(query: EventQuery, problems: _Problems) -> None:
-    """Parameters of the reference's premium add-ons, refused honestly."""
+    """Parameters of the reference's paid add-ons, answered honestly.
+
+    Geolocation filters are refused with a clear "not supported" error: the reference ignores
+    them without its add-on and lists everything, which looks like an answer but is not one.
+    Asking for ``ticketed`` events is refused the way the reference refuses it without Event
+    Tickets (evlist_ticketed_true); ``ticketed=false`` is a true answer as it stands (no event
+    here has tickets), so it filters nothing.
+    """
     for name in ("geoloc", "geoloc_lat", "geoloc_lng"):
         if getattr(query, name) is not None:
-            problems.fields[name] = "geolocation filters are not supported by this calendar"
+            problems.fields[name] = (
+                "geolocation filters are not supported by this calendar; leave them out"
+            )
     if query.ticketed is not None and is_truthy(query.ticketed):
         problems.fields["ticketed"] = "ticketing is not supported by this calendar"
+        problems.codes["ticketed"] = "event-tickets-not-active"
 
 
 def event_filter(
@@ -354,13 +366,44 @@ def linked_filter(
         ),
         has_events=None if query.has_events is None else is_truthy(query.has_events),
         has_events_statuses=_HAS_EVENTS_STATUSES,
-        upcoming_after=now if is_truthy(query.only_with_upcoming) else None,
+        ids=(
+            _with_upcoming(kind, backend, statuses, actor, settings, now)
+            if is_truthy(query.only_with_upcoming)
+            else None
+        ),
         private_author=actor.private_author,
         offset=page.offset,
         limit=page.per_page,
     )
     problems.raise_if_any()
     return flt
+
+
+def _with_upcoming(
+    kind: Literal["venue", "organizer"],
+    backend: Backend,
+    statuses: frozenset[Status],
+    actor: Actor,
+    settings: Settings,
+    now: datetime,
+) -> frozenset[int]:
+    """The venues or organizers of the next upcoming events (``only_with_upcoming``).
+
+    As the reference finds them: the first page of events (``settings.per_page`` of them, by
+    start) that start now or later and that the list's statuses allow; the records those
+    events link to are the ones "with upcoming events". A record whose only upcoming events
+    come after that page is left out, as the reference leaves it out (vlist_upcoming,
+    olist_upcoming).
+    """
+    upcoming = EventFilter(
+        start_min=now,
+        statuses=statuses,
+        exclude_hidden=False,
+        private_author=actor.private_author,
+        limit=settings.per_page,
+    )
+    events, _ = backend.query_events(upcoming)
+    return frozenset(i for event in events for i in getattr(event, kind))
 
 
 _TERM_ORDERS: dict[str, TermOrder] = {

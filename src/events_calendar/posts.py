@@ -14,7 +14,7 @@ from typing import Any, Generic, Literal, TypeVar
 import attrs
 
 from .context import Context, error_code
-from .errors import Forbidden, InTrash, NotFound, PageNotFound, WrongKind
+from .errors import Forbidden, InTrash, NotFound, PageNotFound
 from .listing import linked_filter
 from .queries import LinkedQuery, Page
 from .records import Event, Organizer, Venue
@@ -36,15 +36,19 @@ class PostCollection(Generic[P]):
         self.kind = cls.kind
 
     # -- reading ---------------------------------------------------------------------------
-    def get(self, record_id: int, *, password: str | None = None) -> P:
-        """The record with that id, if the acting user may see it."""
+    def get(self, record_id: int, *, password: str | None = None, edit: bool = False) -> P:
+        """The record with that id, if the acting user may see it.
+
+        ``edit`` asks for the record in order to edit it (the reference's ``context=edit``):
+        a caller who may edit a password-protected event then needs no password.
+        """
         record = self._load(record_id)
-        self._check_readable(record, password)
+        self._check_readable(record, password, edit=edit)
         return record
 
-    def get_by_slug(self, slug: str, *, password: str | None = None) -> P:
+    def get_by_slug(self, slug: str, *, password: str | None = None, edit: bool = False) -> P:
         """The record whose slug (or former slug) is ``slug``."""
-        return self.get(self.id_for_slug(slug), password=password)
+        return self.get(self.id_for_slug(slug), password=password, edit=edit)
 
     def id_for_slug(self, slug: str) -> int:
         """The id a slug resolves to; ``NotFound`` when none does.
@@ -79,20 +83,28 @@ class PostCollection(Generic[P]):
         assert isinstance(record, self._cls)
         return record
 
-    def _load_for_write(self, record_id: int, action: str) -> P:
-        """The record about to change; when there is none, the general right is checked first.
+    def _load_for_write(self, record_id: int) -> P:
+        """The record about to change; an unknown id is refused before any right is checked.
 
-        The reference checks the right on the record when it exists and the general right to
-        write this kind otherwise, so a caller who may not write at all (an anonymous one) is
-        refused before learning whether the id exists.
+        Validation precedes permission, as in the reference (fact sheet section 2: WordPress
+        validates the ``id`` argument before it asks the permission callback): anyone who
+        writes to an unknown id gets ``rest_invalid_param``, anonymous callers included, just
+        as reading that id tells them (``GET`` answers 400 for it, 403 for a draft).
         """
-        try:
-            return self._load(record_id)
-        except (NotFound, WrongKind):
-            self._ctx.require(self._ctx.actor.can_create(self.kind), action)
-            raise
+        return self._load(record_id)
 
-    def _check_readable(self, record: P, password: str | None) -> None:
+    def may_edit(self, record_id: int) -> bool:
+        """Whether the caller may change or delete the post with that id; ``False`` when there
+        is none. Never raises: it answers what the reference's ``Allow`` header reports
+        (evupd_unknown: only ``GET`` for an unknown id)."""
+        backend = self._ctx.backend
+        kind = backend.post_kind(record_id)
+        record = backend.get_many(kind, [record_id]).get(record_id) if kind else None
+        return isinstance(record, Event | Venue | Organizer) and self._ctx.actor.can_edit(
+            record.kind, record.author, record.status
+        )
+
+    def _check_readable(self, record: P, password: str | None, *, edit: bool = False) -> None:
         actor = self._ctx.actor
         if not actor.can_read(record.author, record.status):
             raise Forbidden(
@@ -104,8 +116,8 @@ class PostCollection(Generic[P]):
     def create(self, **data: Any) -> P:
         """Create a record from its fields (see the record class for names and meanings)."""
         ctx = self._ctx
+        clean = read_input(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
         ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind}s")
-        clean = read_input(self._cls, data, ctx, creating=True)
         with ctx.backend.transaction():
             return self._insert(clean)
 
@@ -115,10 +127,12 @@ class PostCollection(Generic[P]):
         self._ctx.backend.insert(record)
         return record
 
-    def _build(self, clean: dict[str, Any], *, taken: set[str] | None = None) -> P:
+    def _build(
+        self, clean: dict[str, Any], *, slug: str | None = None, record_id: int | None = None
+    ) -> P:
         """A new record from cleaned input, with id, slug, status and dates assigned.
 
-        ``taken`` collects the slugs handed out to records not stored yet (bulk loads).
+        Bulk loads pass a ``slug`` and ``record_id`` they allocated for many records at once.
         """
         ctx = self._ctx
         now = ctx.now().astimezone(ctx.zone)
@@ -126,11 +140,11 @@ class PostCollection(Generic[P]):
         fields["status"] = ctx.actor.scale_status(clean.get("status"))
         fields["author"] = self._author(clean.get("author"))
         fields.setdefault("date", now)
-        fields["modified"] = now
-        fields["slug"] = self._unique_slug(
-            clean.get("slug") or fields[self._cls.title_field], taken=taken
-        )
-        fields["id"] = ctx.backend.next_id("post")
+        # A new record was last modified when it was published: a given publication date is
+        # its modification date too, as WordPress's wp_insert_post sets it (venue_main).
+        fields["modified"] = fields["date"]
+        fields["slug"] = slug or self._unique_slug(self.slug_base(clean))
+        fields["id"] = record_id if record_id is not None else ctx.backend.next_id("post")
         record = self._cls(**fields)
         self._check_record(record)
         return record
@@ -138,11 +152,11 @@ class PostCollection(Generic[P]):
     def update(self, record_id: int, **changes: Any) -> P:
         """Change only the given fields (``field=None`` or ``""`` clears a text field)."""
         ctx = self._ctx
-        current = self._load_for_write(record_id, f"edit {self.kind}s")
+        current = self._load_for_write(record_id)
+        clean = read_input(self._cls, changes, ctx, creating=False, zone=self._zone_of(current))
         ctx.require(
             ctx.actor.can_edit(self.kind, current.author, current.status), f"edit this {self.kind}"
         )
-        clean = read_input(self._cls, changes, ctx, creating=False, zone=self._zone_of(current))
         with ctx.backend.transaction():
             fields = self._prepare(clean, current)
             if "status" in clean:
@@ -161,10 +175,9 @@ class PostCollection(Generic[P]):
     def update_by_slug(self, slug: str, /, **changes: Any) -> P:
         """``update`` for the record found by ``slug``; ``slug=...`` among the changes renames it.
 
-        ``slug`` is positional-only so that the new slug can be passed as a change. As in the
-        reference, the general right to edit is checked before the slug is looked up.
+        ``slug`` is positional-only so that the new slug can be passed as a change. An unknown
+        slug is refused before any right is checked, like an unknown id.
         """
-        self._ctx.require(self._ctx.actor.can_create(self.kind), f"edit {self.kind}s")
         return self.update(self.id_for_slug(slug), **changes)
 
     def delete(self, record_id: int, *, force: bool = False) -> P:
@@ -173,7 +186,7 @@ class PostCollection(Generic[P]):
         Returns the record as it is after trashing (or as it was before removal).
         """
         ctx = self._ctx
-        current = self._load_for_write(record_id, f"delete {self.kind}s")
+        current = self._load_for_write(record_id)
         ctx.require(
             ctx.actor.can_edit(self.kind, current.author, current.status),
             f"delete this {self.kind}",
@@ -200,8 +213,7 @@ class PostCollection(Generic[P]):
             return trashed
 
     def delete_by_slug(self, slug: str, *, force: bool = False) -> P:
-        """``delete`` for the record found by ``slug`` (general right checked first)."""
-        self._ctx.require(self._ctx.actor.can_create(self.kind), f"delete {self.kind}s")
+        """``delete`` for the record found by ``slug`` (an unknown slug is refused first)."""
         return self.delete(self.id_for_slug(slug), force=force)
 
     # -- hooks for kinds with more rules ---------------------------------------------------
@@ -226,21 +238,32 @@ class PostCollection(Generic[P]):
         self._ctx.require(actor.is_editor, "set another user as the author")
         return requested
 
-    def _unique_slug(self, text: str, *, taken: set[str] | None = None) -> str:
-        base = slugify(text) or self.kind
+    def slug_base(self, clean: dict[str, Any]) -> str:
+        """The slug a new record asks for: the one given, else its name's."""
+        return slugify(clean.get("slug") or clean[self._cls.title_field]) or self.kind
+
+    def _unique_slug(self, base: str) -> str:
         backend = self._ctx.backend
-
-        def is_taken(slug: str) -> bool:
-            return backend.slug_taken(self.kind, slug) or (taken is not None and slug in taken)
-
-        slug = unique_slug(base, is_taken)
-        if taken is not None:
-            taken.add(slug)
-        return slug
+        return unique_slug(slugify(base) or self.kind, lambda s: backend.slug_taken(self.kind, s))
 
 
 class LinkedCollection(PostCollection[P]):
     """Venues or organizers: posts that events link to."""
+
+    def _prepare(self, clean: dict[str, Any], current: P | None) -> dict[str, Any]:
+        """A venue without a ``stateprovince`` takes it from its state or province."""
+        fields = dict(clean)
+        if self.kind != "venue":
+            return fields
+
+        def final(name: str) -> str:
+            return str(fields[name] if name in fields else getattr(current, name, ""))
+
+        if not final("stateprovince"):
+            derived = _stateprovince(final("state"), final("province"), final("country"))
+            if derived:
+                fields["stateprovince"] = derived
+        return fields
 
     def create(self, **data: Any) -> P:
         """Create a record, or return the existing one of the same name (and description).
@@ -248,8 +271,8 @@ class LinkedCollection(PostCollection[P]):
         This de-duplication is the reference's: creating "Town Hall" twice yields one venue.
         """
         ctx = self._ctx
+        clean = read_input(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
         ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind}s")
-        clean = read_input(self._cls, data, ctx, creating=True)
         with ctx.backend.transaction():
             return self.create_or_reuse(clean)
 
@@ -293,3 +316,15 @@ class LinkedCollection(PostCollection[P]):
                 code=f"{kind}-archive-page-not-found",
             )
         return Page(items=tuple(items), total=total, page=page, per_page=flt.limit, filter=flt)  # type: ignore[arg-type]
+
+
+#: Countries whose venues use ``state`` rather than ``province`` (as the reference names them).
+_STATE_COUNTRIES = frozenset({"", "US", "United States"})
+
+
+def _stateprovince(state: str, province: str, country: str) -> str:
+    """The combined region of a venue, as the reference derives it when none is given: the
+    state in the United States (or with no country), the province elsewhere (venue_paris)."""
+    if state and country in _STATE_COUNTRIES:
+        return state
+    return province

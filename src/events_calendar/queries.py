@@ -170,8 +170,9 @@ class LinkedFilter:
     #: True: linked to an event with one of ``has_events_statuses``; False: to none.
     has_events: bool | None = None
     has_events_statuses: frozenset[Status] = frozenset()
-    #: Linked to an event whose status is in ``statuses`` and that starts at or after this.
-    upcoming_after: datetime | None = None
+    #: Only these records (``only_with_upcoming``, resolved by the core to the records the
+    #: upcoming events link to); ``None`` means no restriction.
+    ids: frozenset[int] | None = None
     private_author: int | None = None
     offset: int = 0
     limit: int = 10

@@ -40,6 +40,7 @@ __all__ = [
     "User",
     "Venue",
     "input_fields",
+    "interface_fields",
 ]
 
 Kind = Literal["event", "venue", "organizer", "category", "tag"]
@@ -86,18 +87,27 @@ def _in(kind: Input, *, required: bool = False, default: Any = attrs.NOTHING, **
 
 
 def input_fields(cls: type[Record]) -> dict[str, InputField]:
-    """The writable fields of a record class, in declaration order."""
-    return _INPUT_FIELDS_CACHE.setdefault(
-        cls,
-        {
+    """The writable fields of a record class, in declaration order (computed once per class;
+    treat the answer as read-only)."""
+    found = _INPUT_FIELDS.get(cls)
+    if found is None:
+        found = _INPUT_FIELDS[cls] = {
             f.name: InputField(f.name, f.metadata["input"], f.metadata["required"])
             for f in attrs.fields(cls)
             if "input" in f.metadata
-        },
-    )
+        }
+    return found
 
 
-_INPUT_FIELDS_CACHE: dict[type, dict[str, InputField]] = {}
+_INPUT_FIELDS: dict[type, dict[str, InputField]] = {}
+
+
+def interface_fields(cls: type[Record], *, by_id: bool) -> dict[str, InputField]:
+    """The writable fields the interface (spec section 2) accepts in a create or update body;
+    ``by_id`` for an update addressed by id, which takes a few more."""
+    skip = cls.outside_interface | (frozenset() if by_id else cls.update_by_id_only)
+    return {name: f for name, f in input_fields(cls).items() if name not in skip}
+
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -112,6 +122,11 @@ class _Post:
 
     kind: ClassVar[Kind]
     title_field: ClassVar[str]
+    #: Writable fields the interface (spec section 2) does not list for this kind: the Python
+    #: API takes them; the HTTP API ignores them, as the reference ignores unknown arguments.
+    outside_interface: ClassVar[frozenset[str]] = frozenset()
+    #: Fields the interface accepts only on an update by id (spec section 2.1: ``password``).
+    update_by_id_only: ClassVar[frozenset[str]] = frozenset()
 
     id: int = 0
     author: int = _in(Input.AUTHOR, default=0)
@@ -141,6 +156,8 @@ class Event(_Post):
 
     kind: ClassVar[Kind] = "event"
     title_field: ClassVar[str] = "title"
+    outside_interface: ClassVar[frozenset[str]] = frozenset({"post_parent"})
+    update_by_id_only: ClassVar[frozenset[str]] = frozenset({"password"})
 
     title: str = _in(Input.NAME, required=True)
     start_date: datetime = _in(Input.DATETIME, required=True)
@@ -184,6 +201,7 @@ class Venue(_Post):
 
     kind: ClassVar[Kind] = "venue"
     title_field: ClassVar[str] = "venue"
+    outside_interface: ClassVar[frozenset[str]] = frozenset({"slug", "excerpt"})
 
     venue: str = _in(Input.NAME, required=True)
     address: str = _in(Input.TEXT, default="")
@@ -205,6 +223,7 @@ class Organizer(_Post):
 
     kind: ClassVar[Kind] = "organizer"
     title_field: ClassVar[str] = "organizer"
+    outside_interface: ClassVar[frozenset[str]] = frozenset({"slug", "excerpt"})
 
     organizer: str = _in(Input.NAME, required=True)
     phone: str = _in(Input.TEXT, default="")
@@ -218,6 +237,8 @@ class _Term:
 
     kind: ClassVar[Kind]
     title_field: ClassVar[str] = "name"
+    outside_interface: ClassVar[frozenset[str]] = frozenset()
+    update_by_id_only: ClassVar[frozenset[str]] = frozenset()
 
     id: int = 0
     name: str = _in(Input.NAME, required=True)

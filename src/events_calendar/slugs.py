@@ -23,16 +23,19 @@ separate words like dashes (WordPress keeps ``_``). A slug is therefore always m
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 
 from slugify import slugify as _transliterate_and_dash
 
 __all__ = [
     "MAX_SLUG_LENGTH",
     "TRASHED_SUFFIX",
+    "allocate_slugs",
     "slugify",
     "trashed_slug",
     "unique_slug",
@@ -64,6 +67,7 @@ def _prepare(char: str) -> str:
     return char
 
 
+@functools.lru_cache(maxsize=65536)  # bulk loads repeat titles; the function is pure
 def slugify(text: str) -> str:
     """The slug the reference derives from ``text``; ``""`` when nothing usable is left.
 
@@ -122,3 +126,45 @@ def _truncate(slug: str, length: int) -> str:
     if len(slug) <= length:
         return slug
     return slug[:length].rstrip("-")
+
+
+def _numbered(base: str, number: int) -> str:
+    return base if number == 1 else f"{base}-{number}"
+
+
+def allocate_slugs(
+    bases: Sequence[str],
+    taken_among: Callable[[set[str]], set[str]],
+    next_number: dict[str, int],
+) -> list[str]:
+    """Unique slugs for many new records at once, as ``unique_slug`` would give one by one.
+
+    A bulk load cannot afford one storage lookup per candidate, so candidates are checked in
+    windows: ``taken_among(candidates)`` answers which of a whole set are stored already.
+    ``next_number`` remembers, per base, the first suffix not yet tried; keep it across the
+    batches of one load so that a title repeated a thousand times costs no more than one
+    used once.
+    """
+    need = Counter(bases)
+    free: dict[str, list[str]] = {base: [] for base in need}
+    while True:
+        window: dict[str, str] = {}
+        for base, count in need.items():
+            missing = count - len(free[base])
+            if missing <= 0:
+                continue
+            start = next_number.get(base, 1)
+            next_number[base] = start + missing
+            window.update((_numbered(base, n), base) for n in range(start, start + missing))
+        if not window:
+            break
+        taken = taken_among(set(window))
+        for candidate, base in window.items():  # ascending suffixes, base by base
+            if candidate not in taken:
+                free[base].append(candidate)
+    handed: dict[str, int] = dict.fromkeys(need, 0)
+    slugs = []
+    for base in bases:
+        slugs.append(free[base][handed[base]])
+        handed[base] += 1
+    return slugs

@@ -62,8 +62,8 @@ class TermCollection(Generic[T]):
     def create(self, **data: Any) -> T:
         """Create a term; a sibling with the same name is a ``TermExists`` error."""
         ctx = self._ctx
+        clean = read_input(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
         ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind} terms")
-        clean = read_input(self._cls, data, ctx, creating=True)
         with ctx.backend.transaction():
             return self._insert(clean)
 
@@ -80,9 +80,9 @@ class TermCollection(Generic[T]):
     def update(self, term_id: int, **changes: Any) -> T:
         """Change only the given fields."""
         ctx = self._ctx
-        ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
-        current = self.get(term_id)
+        current = self.get(term_id)  # an unknown id, then bad input, before the right to edit
         clean = read_input(self._cls, changes, ctx, creating=False)
+        ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
         with ctx.backend.transaction():
             if "name" in clean or "parent" in clean:
                 self._refuse_duplicate(
@@ -108,8 +108,8 @@ class TermCollection(Generic[T]):
         instead of scattering the grandchildren to the top level.
         """
         ctx = self._ctx
+        current = self.get(term_id)  # an unknown id is refused before the right to delete
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
-        current = self.get(term_id)
         backend = ctx.backend
         with backend.transaction():
             children = backend.get_many(self.kind, backend.child_terms(self.kind, [term_id]))

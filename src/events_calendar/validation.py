@@ -10,6 +10,7 @@ data come back as plain values for the calendar to resolve inside its transactio
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable, Mapping
 from datetime import datetime, tzinfo
 from typing import Any, Protocol
@@ -48,11 +49,13 @@ class Lookup(Protocol):
 
 
 class _Invalid(Exception):
-    """Internal: one field's problem, collected by ``read_input``."""
+    """Internal: one field's problem (and its stable code, if any), collected by
+    ``read_input``."""
 
-    def __init__(self, why: str) -> None:
+    def __init__(self, why: str, *, code: str | None = None) -> None:
         super().__init__(why)
         self.why = why
+        self.code = code
 
 
 def read_input(
@@ -89,6 +92,7 @@ def read_input(
             raise MissingParameter(missing)
 
     problems: dict[str, str] = {}
+    codes: dict[str, str] = {}
     clean: dict[str, Any] = {}
     reader = _Reader(lookup, zone or lookup.zone, rest_booleans=cls.kind == "event")
     if "timezone" in data:  # dates are read in the zone given alongside them
@@ -108,10 +112,13 @@ def read_input(
                 clean[name] = reader.read(kind, value, name)
         except _Invalid as bad:
             problems[name] = bad.why
+            if bad.code:
+                codes[name] = bad.code
         except InvalidParameter as bad:
             problems.update(bad.fields)
+            codes.update(bad.codes)
     if problems:
-        raise InvalidParameter(problems)
+        raise InvalidParameter(problems, codes=codes)
     if "date" in clean:  # publication dates are shown on the calendar's clock, like "now"
         clean["date"] = clean["date"].astimezone(lookup.zone)
     return clean
@@ -130,30 +137,9 @@ class _Reader:
         self.lookup = lookup
         self.zone = zone
         self.rest_booleans = rest_booleans
-        self._readers: dict[Input, Callable[[object, str], Any]] = {
-            Input.NAME: lambda v, _: self.name(v),
-            Input.TEXT: lambda v, _: self.text(v),
-            Input.SLUG: lambda v, _: self.slug(v),
-            Input.AUTHOR: lambda v, _: self.author(v),
-            Input.DATETIME: self.wall_time,
-            Input.DATETIME_UTC: self.utc_time,
-            Input.ZONE: lambda v, _: self.zone_value(v),
-            Input.STATUS: lambda v, _: self.status(v),
-            Input.BOOL: lambda v, _: self.rest_boolean(v) if rest_booleans else self.boolean(v),
-            Input.URL: lambda v, _: self.url(v),
-            Input.IMAGE: lambda v, _: self.image(v),
-            Input.COST: lambda v, name: parse_cost(v, field=name)[0],
-            Input.PASSWORD: lambda v, _: self.text(v),
-            Input.CATEGORIES: lambda v, _: self.terms("category", v),
-            Input.TAGS: lambda v, _: self.terms("tag", v),
-            Input.VENUES: lambda v, _: self.linked(Venue, v),
-            Input.ORGANIZERS: lambda v, _: self.linked(Organizer, v),
-            Input.PARENT_TERM: lambda v, _: self.parent("category", v),
-            Input.PARENT_EVENT: lambda v, _: self.parent("event", v),
-        }
 
     def read(self, kind: Input, value: object, name: str) -> Any:
-        return self._readers[kind](value, name)
+        return _READERS[kind](self, value, name)
 
     @staticmethod
     def name(value: object) -> str:
@@ -223,7 +209,7 @@ class _Reader:
             return _REST_BOOLEANS[value.lower()]
         if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
             return bool(value)
-        raise _Invalid("send true or false (or 1 or 0)")
+        raise _Invalid("send true or false (or 1 or 0)", code="invalid_boolean")
 
     @staticmethod
     def url(value: object) -> str:
@@ -241,6 +227,11 @@ class _Reader:
             return ""
         if isinstance(value, str) and not value.strip().isdigit():
             url = self.url(value)
+            if not _public_host(urlsplit(url).hostname or ""):
+                raise _Invalid(
+                    "send the URL of an image the public can load; this one points at this "
+                    "machine or a private network"
+                )
             if urlsplit(url).path.lower().endswith(_IMAGE_EXTENSIONS):
                 return url
         raise _Invalid(
@@ -306,9 +297,51 @@ class _Reader:
         return number
 
 
+def _public_host(host: str) -> bool:
+    """Whether visitors can load a URL on that host: not ``localhost``, not a loopback,
+    private, link-local or reserved address.
+
+    The reference fetches an image URL and refuses one it cannot load (ev_image_url,
+    ``http://127.0.0.1:9/...``); this calendar keeps the URL without fetching it, and
+    refuses the addresses no visitor could load it from.
+    """
+    name = host.lower().rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return False
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return bool(name)  # a host name
+    return address.is_global
+
+
 def _empty_link(value: object) -> bool:
     if value is None or value in ("", 0, "0", False):
         return True
     if isinstance(value, list | tuple):
         return all(_empty_link(item) for item in value)
     return False
+
+
+#: How each input kind is read (built once: bulk loads read millions of values).
+_READERS: dict[Input, Callable[[_Reader, object, str], Any]] = {
+    Input.NAME: lambda r, v, _: r.name(v),
+    Input.TEXT: lambda r, v, _: r.text(v),
+    Input.SLUG: lambda r, v, _: r.slug(v),
+    Input.AUTHOR: lambda r, v, _: r.author(v),
+    Input.DATETIME: lambda r, v, name: r.wall_time(v, name),
+    Input.DATETIME_UTC: lambda r, v, name: r.utc_time(v, name),
+    Input.ZONE: lambda r, v, _: r.zone_value(v),
+    Input.STATUS: lambda r, v, _: r.status(v),
+    Input.BOOL: lambda r, v, _: r.rest_boolean(v) if r.rest_booleans else r.boolean(v),
+    Input.URL: lambda r, v, _: r.url(v),
+    Input.IMAGE: lambda r, v, _: r.image(v),
+    Input.COST: lambda r, v, name: parse_cost(v, field=name)[0],
+    Input.PASSWORD: lambda r, v, _: r.text(v),
+    Input.CATEGORIES: lambda r, v, _: r.terms("category", v),
+    Input.TAGS: lambda r, v, _: r.terms("tag", v),
+    Input.VENUES: lambda r, v, _: r.linked(Venue, v),
+    Input.ORGANIZERS: lambda r, v, _: r.linked(Organizer, v),
+    Input.PARENT_TERM: lambda r, v, _: r.parent("category", v),
+    Input.PARENT_EVENT: lambda r, v, _: r.parent("event", v),
+}

@@ -49,6 +49,14 @@ class Backend(Protocol):
         """
         ...
 
+    def reserve_ids(self, family: Family, count: int) -> range:
+        """Reserve ``count`` consecutive ids at once (bulk loads), like ``next_id``."""
+        ...
+
+    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> set[str]:
+        """Which of ``slugs`` records of that kind currently have."""
+        ...
+
     def insert(self, record: Record) -> None:
         """Store a new record whose id was reserved with ``next_id``.
 

@@ -190,11 +190,18 @@ class MemoryBackend:
 
     # -- records ---------------------------------------------------------------------------
     def next_id(self, family: Family) -> int:
+        return self.reserve_ids(family, 1)[0]
+
+    def reserve_ids(self, family: Family, count: int) -> range:
         with self.transaction():
-            self._seq[family] += 1
-            taken = self._seq[family]
-            self._on_rollback(lambda: self._seq.__setitem__(family, taken - 1))
-            return taken
+            first = self._seq[family] + 1
+            self._seq[family] += count
+            self._on_rollback(lambda: self._seq.__setitem__(family, first - 1))
+            return range(first, first + count)
+
+    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> set[str]:
+        with self._lock:
+            return {slug for slug in slugs if slug in self._slugs[kind]}
 
     def insert(self, record: Record) -> None:
         with self.transaction():
@@ -376,11 +383,7 @@ class MemoryBackend:
             has = any(e.status in flt.has_events_statuses for e in linked)
             if has != flt.has_events:
                 return False
-        if flt.upcoming_after is not None:
-            return any(
-                e.status in flt.statuses and e.utc_start_date >= flt.upcoming_after for e in linked
-            )
-        return True
+        return flt.ids is None or record.id in flt.ids
 
     def query_terms(
         self, kind: Literal["category", "tag"], flt: TermFilter

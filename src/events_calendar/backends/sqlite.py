@@ -233,11 +233,27 @@ class SQLiteBackend:
 
     # -- records ---------------------------------------------------------------------------
     def next_id(self, family: Family) -> int:
+        return self.reserve_ids(family, 1)[0]
+
+    def reserve_ids(self, family: Family, count: int) -> range:
         with self.transaction():
-            (value,) = self.db.execute(
-                "UPDATE sequences SET value = value + 1 WHERE name = ? RETURNING value", [family]
+            (last,) = self.db.execute(
+                "UPDATE sequences SET value = value + ? WHERE name = ? RETURNING value",
+                [count, family],
             ).fetchone()
-            return int(value)
+            return range(int(last) - count + 1, int(last) + 1)
+
+    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> set[str]:
+        wanted = sorted(slugs)
+        with self._reading():
+            return {
+                row[0]
+                for chunk in _chunks(wanted)  # type: ignore[arg-type]
+                for row in self.db.execute(
+                    f"SELECT slug FROM [{TABLES[kind]}] WHERE slug IN ({_marks(chunk)})",
+                    list(chunk),
+                )
+            }
 
     def _check(self, record: Record) -> None:
         if isinstance(record, Event):
@@ -280,9 +296,64 @@ class SQLiteBackend:
             self._write_links(record)
 
     def bulk_insert(self, records: Sequence[Record]) -> None:
+        """One multi-row statement per table (and per link table) instead of one per record."""
+        by_kind: dict[Kind, list[Record]] = {}
+        for record in records:
+            by_kind.setdefault(record.kind, []).append(record)
         with self.transaction():
-            for record in records:
-                self.insert(record)
+            for kind, group in by_kind.items():
+                ids = [r.id for r in group]
+                if len(set(ids)) != len(ids) or self._any_taken(kind, ids):
+                    raise Conflict(f"An id among {ids[:3]}... is taken.")
+                for record in group:
+                    self._check(record)
+                rows = [self._row(r) for r in group]
+                columns = list(rows[0])
+                deferred = kind == "event" and len(group) > 1
+                if deferred:  # index the batch in one statement (migration 0003)
+                    self._write("INSERT INTO fts_deferred VALUES (?, ?)", [min(ids), max(ids)])
+                self._write_many(
+                    f"INSERT INTO [{TABLES[kind]}] ({', '.join(f'[{c}]' for c in columns)})"
+                    f" VALUES ({_marks(columns)})",
+                    [[row[c] for c in columns] for row in rows],
+                )
+                if deferred:
+                    self._write(
+                        "INSERT INTO events_fts(rowid, title, excerpt, description)"
+                        " SELECT id, title, excerpt, description FROM events"
+                        " WHERE id BETWEEN ? AND ?",
+                        [min(ids), max(ids)],
+                    )
+                    self._write("DELETE FROM fts_deferred")
+                for field in link_fields(RECORD_CLASSES[kind]):
+                    table, column = LINK_TABLES[field]
+                    self._write_many(
+                        f"INSERT INTO [{table}] (event_id, [{column}], position) VALUES (?, ?, ?)",
+                        [
+                            (r.id, target, n)
+                            for r in group
+                            for n, target in enumerate(getattr(r, field))
+                        ],
+                    )
+
+    def _any_taken(self, kind: Kind, ids: Sequence[int]) -> bool:
+        """Whether any of ``ids`` is used by a record of that id sequence."""
+        tables = [TABLES[k] for k in POST_KINDS] if kind in POST_KINDS else [TABLES[kind]]
+        return any(
+            self.db.execute(
+                f"SELECT 1 FROM [{table}] WHERE id IN ({_marks(chunk)}) LIMIT 1", list(chunk)
+            ).fetchone()
+            for table in tables
+            for chunk in _chunks(ids)
+        )
+
+    def _write_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        try:
+            self.db.conn.executemany(sql, rows)
+        except sqlite3.IntegrityError as error:
+            raise Conflict(f"The write breaks a storage rule: {error}.") from error
 
     def replace(self, record: Record) -> None:
         with self.transaction():

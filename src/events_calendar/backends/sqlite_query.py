@@ -151,13 +151,9 @@ def linked_query(kind: Literal["venue", "organizer"], flt: LinkedFilter) -> Comp
         statuses = [s.value for s in flt.has_events_statuses]
         clause = f"EXISTS ({linked_events} AND e.status IN ({_marks(statuses)}))"
         where.add(clause if flt.has_events else f"NOT {clause}", *statuses)
-    if flt.upcoming_after is not None:
-        statuses = [s.value for s in flt.statuses]
-        where.add(
-            f"EXISTS ({linked_events} AND e.status IN ({_marks(statuses)}) AND e.utc_start >= ?)",
-            *statuses,
-            _epoch(flt.upcoming_after),
-        )
+    if flt.ids is not None:
+        ids = sorted(flt.ids)
+        where.add(f"r.id IN ({_marks(ids)})" if ids else "0", *ids)
     return where.sql(), where.params
 
 

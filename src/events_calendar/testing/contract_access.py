@@ -20,6 +20,7 @@ from events_calendar.errors import (
     AuthenticationFailed,
     Forbidden,
     InvalidParameter,
+    MissingParameter,
     NotFound,
 )
 
@@ -117,22 +118,26 @@ class AccessContract(ContractBase):
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", ALL_KINDS)
-    def test_anonymous_update_of_unknown_id_is_unauthorized(
-        self, anon: ec.Calendar, kind: str
-    ) -> None:
-        """The right to write is checked before the id: anonymous callers learn nothing."""
-        with pytest.raises(Forbidden, match="anonymous callers may not") as info:
+    def test_anonymous_update_of_unknown_id_is_invalid(self, anon: ec.Calendar, kind: str) -> None:
+        """The id is validated before the right to write is checked, as the reference
+        validates arguments before permissions (fact sheet section 2): a 400, not a 401."""
+        with pytest.raises(NotFound, match="999999") as info:
             collection(anon, kind).update(999999, **name_change(kind))
-        assert ("rest_forbidden", 401) == forbidden(info.value)
+        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
 
     @pytest.mark.parametrize("kind", ALL_KINDS)
-    def test_anonymous_delete_of_unknown_id_is_unauthorized(
-        self, anon: ec.Calendar, kind: str
-    ) -> None:
-        """Deleting an unknown id anonymously is ``Forbidden`` (401), not ``NotFound``."""
-        with pytest.raises(Forbidden, match="anonymous callers may not") as info:
+    def test_anonymous_delete_of_unknown_id_is_invalid(self, anon: ec.Calendar, kind: str) -> None:
+        """Deleting an unknown id anonymously is ``NotFound`` (400 ``rest_invalid_param``), as
+        in the reference's VenueDeletionCest and CategoryDeletionCest (fact sheet section 2)."""
+        with pytest.raises(NotFound, match="999999") as info:
             collection(anon, kind).delete(999999)
-        assert ("rest_forbidden", 401) == forbidden(info.value)
+        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+
+    @pytest.mark.parametrize("kind", ALL_KINDS)
+    def test_anonymous_create_with_bad_input_is_invalid(self, anon: ec.Calendar, kind: str) -> None:
+        """Missing required fields are reported before the anonymous caller is refused."""
+        with pytest.raises(MissingParameter):
+            collection(anon, kind).create()
 
     @pytest.mark.parametrize("kind", POST_KINDS)
     def test_contributor_update_of_unknown_id_is_not_found(

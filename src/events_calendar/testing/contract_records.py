@@ -129,8 +129,8 @@ class RecordContract(ContractBase):
             "author": owner.id,
             "date": at("2021-01-01 10:00:00"),
             "date_utc": at("2021-01-01 10:00:00"),
-            "modified": NOW,
-            "modified_utc": NOW,
+            "modified": at("2021-01-01 10:00:00"),
+            "modified_utc": at("2021-01-01 10:00:00"),
             "status": "publish",
             "slug": "the-grand-hall",
             "description": "A large concert hall.",
@@ -149,6 +149,27 @@ class RecordContract(ContractBase):
             "show_map_link": True,
         }
         assert expected == {name: getattr(venue, name) for name in expected}
+
+    @pytest.mark.parametrize(
+        ("given", "expected"),
+        [
+            ({"country": "France", "province": "Ile-de-France", "state": "X"}, "Ile-de-France"),
+            ({"country": "United States", "province": "Sangamon", "state": "IL"}, "IL"),
+            ({"state": "IL"}, "IL"),
+            ({"country": "France"}, ""),
+        ],
+    )
+    def test_venue_stateprovince_defaults_to_state_or_province(
+        self, cal: ec.Calendar, given: dict[str, str], expected: str
+    ) -> None:
+        """Without a ``stateprovince``, a venue takes its state (United States or no country)
+        or else its province (venue_paris)."""
+        assert expected == cal.venues.create(venue="Hall", **given).stateprovince
+
+    def test_venue_update_fills_an_empty_stateprovince(self, cal: ec.Calendar) -> None:
+        """An update that gives a province fills a missing ``stateprovince``."""
+        hall = cal.venues.create(venue="Hall", country="France")
+        assert "Bretagne" == cal.venues.update(hall.id, province="Bretagne").stateprovince
 
     def test_organizer_create_keeps_every_field(self, cal: ec.Calendar) -> None:
         """An organizer created with every writable field keeps each value."""
@@ -171,8 +192,8 @@ class RecordContract(ContractBase):
             "author": owner.id,
             "date": at("2021-02-01 10:00:00"),
             "date_utc": at("2021-02-01 10:00:00"),
-            "modified": NOW,
-            "modified_utc": NOW,
+            "modified": at("2021-02-01 10:00:00"),
+            "modified_utc": at("2021-02-01 10:00:00"),
             "status": "draft",
             "slug": "acme",
             "description": "We organise things.",
@@ -401,6 +422,12 @@ class RecordContract(ContractBase):
             updated.date,
             updated.modified,
         )
+
+    @pytest.mark.parametrize("kind", LINKED_KINDS)
+    def test_create_with_a_date_sets_modified_to_it(self, cal: ec.Calendar, kind: str) -> None:
+        """A record created with a publication date was last modified then (venue_main)."""
+        record = make(cal, kind, "Corner Pub", date="2021-01-03 10:00:00")
+        assert at("2021-01-03 10:00:00") == record.modified
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_update_with_empty_text_clears_it(self, cal: ec.Calendar, kind: str) -> None:
