@@ -11,6 +11,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from .backends import default_url
 from .calendar import Calendar, connect
@@ -23,6 +24,13 @@ __all__ = ["main"]
 
 class _Fail(Exception):
     """A one-line failure for the user."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (with a pointer to ``--help``), not a block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
 def _open(url: str | None, settings: Settings | None = None) -> Calendar:
@@ -107,9 +115,7 @@ def _seed(args: argparse.Namespace) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="events-calendar", description="An events calendar with a REST API."
-    )
+    parser = _Parser(prog="events-calendar", description="An events calendar with a REST API.")
     commands = parser.add_subparsers(dest="command", required=True)
     db_help = "database URL (default: $EVENTS_CALENDAR_DB, else sqlite:///events.db)"
 

@@ -18,10 +18,13 @@ from starlette.routing import Route
 
 from ..calendar import Calendar
 from ..errors import CalendarError
+from ..posts import PostCollection
 from ..queries import EventFilter, EventQuery, LinkedQuery, Page, TermQuery
-from ..records import Category, Event, Kind, Organizer, Tag, Venue, input_fields
+from ..records import Category, Event, Kind, Organizer, Tag, Venue, interface_fields
 from .auth import authenticate
 from .errors import HINT_HEADER, error_body, no_route_body
+from .meta import index_body, route_body
+from .openapi import openapi_document
 from .params import InvalidJson, read_params
 from .urls import Urls
 from .wire import Wire
@@ -70,13 +73,18 @@ class _Call:
     def path_int(self, name: str) -> int:
         return int(self.request.path_params[name])
 
+    @property
+    def edit_context(self) -> bool:
+        """Whether the record is read in order to edit it (WordPress's ``context=edit``)."""
+        return self.params.get("context") == "edit"
+
     def only(self, cls: type) -> dict[str, Any]:
         """The parameters a query class declares (unknown ones are ignored, as in WordPress)."""
         return {k: v for k, v in self.params.items() if k in _QUERY_FIELDS[cls]}
 
-    def fields(self, cls: type[Any], *extra: str) -> dict[str, Any]:
-        """The body fields a record class accepts (others are ignored, as in WordPress)."""
-        names = set(input_fields(cls)) | {"date_utc", *extra}
+    def fields(self, cls: type[Any], *, by_id: bool = False) -> dict[str, Any]:
+        """The body fields the interface accepts (others are ignored, as in WordPress)."""
+        names = set(interface_fields(cls, by_id=by_id)) | {"date_utc"}
         return {k: v for k, v in self.params.items() if k in names}
 
     def respond(self, status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
@@ -111,11 +119,7 @@ class _Api:
             try:
                 user = authenticate(self.calendar, request)
                 cal = self.calendar.as_user(user)
-                allow = ["GET"] + [
-                    m
-                    for m in methods
-                    if m in _WRITE_METHODS and kind is not None and cal.actor.can_create(kind)
-                ]
+                allow = _allowed(cal, request, methods, kind)
                 wire = Wire(
                     urls,
                     cal.settings,
@@ -150,18 +154,15 @@ class _Api:
         return serve
 
     async def options(self, call: _Call) -> Response:
-        return call.respond(200, {"namespace": self.namespace, "methods": call.allow})
+        path = call.request.url.path.removeprefix(f"{self.base_path}/{self.namespace}")
+        return call.respond(200, route_body(path or "/", call.urls, call.cal))
 
-    # -- index -----------------------------------------------------------------------------
+    # -- index and documentation -----------------------------------------------------------
     async def index(self, call: _Call) -> Response:
-        return call.respond(
-            200,
-            {
-                "namespace": self.namespace,
-                "routes": {},
-                "_links": {"up": [{"href": call.urls.api_root}]},
-            },
-        )
+        return call.respond(200, index_body(call.urls, call.cal))
+
+    async def doc(self, call: _Call) -> Response:
+        return call.respond(200, openapi_document(call.urls, call.cal))
 
     # -- events ----------------------------------------------------------------------------
     async def list_events(self, call: _Call) -> Response:
@@ -173,12 +174,16 @@ class _Api:
         )
 
     async def get_event(self, call: _Call) -> Response:
-        event = call.cal.events.get(call.path_int("id"), password=call.params.get("password"))
+        event = call.cal.events.get(
+            call.path_int("id"), password=call.params.get("password"), edit=call.edit_context
+        )
         return self._event(call, event, single=True)
 
     async def get_event_by_slug(self, call: _Call) -> Response:
         event = call.cal.events.get_by_slug(
-            call.request.path_params["slug"], password=call.params.get("password")
+            call.request.path_params["slug"],
+            password=call.params.get("password"),
+            edit=call.edit_context,
         )
         return self._event(call, event, single=True)
 
@@ -186,7 +191,7 @@ class _Api:
         return self._event(call, call.cal.events.create(**call.fields(Event)), status=201)
 
     async def update_event(self, call: _Call) -> Response:
-        event = call.cal.events.update(call.path_int("id"), **call.fields(Event))
+        event = call.cal.events.update(call.path_int("id"), **call.fields(Event, by_id=True))
         return self._event(call, event)
 
     async def update_event_by_slug(self, call: _Call) -> Response:
@@ -208,7 +213,11 @@ class _Api:
         return call.respond(status, call.wire.event(event, related, single=single))
 
     def _event_query_params(self, call: _Call, page: Page[Event]) -> list[tuple[str, str]]:
-        """The effective query, echoed into ``rest_url`` (every filter is kept)."""
+        """The effective query, echoed into ``rest_url``: every filter is kept.
+
+        ``ticketed=false`` filters nothing and is left out, as the reference leaves it out
+        (evlist_ticketed_false).
+        """
         flt = page.filter
         assert isinstance(flt, EventFilter)
         zone = call.cal.zone
@@ -236,7 +245,6 @@ class _Api:
             ("ends_before", stamp(flt.end_before)),
             ("ends_after", stamp(flt.end_after)),
             ("strict_dates", given.get("strict_dates")),
-            ("ticketed", given.get("ticketed")),
             ("venue", _csv(given.get("venue"))),
             ("organizer", _csv(given.get("organizer"))),
             ("featured", None if flt.featured is None else int(flt.featured)),
@@ -291,7 +299,7 @@ class _Api:
             return call.respond(201, present(call, collection(call).create(**call.fields(cls))))
 
         async def update(call: _Call) -> Response:
-            record = collection(call).update(call.path_int("id"), **call.fields(cls))
+            record = collection(call).update(call.path_int("id"), **call.fields(cls, by_id=True))
             return call.respond(200, present(call, record))
 
         async def update_by_slug(call: _Call) -> Response:
@@ -351,7 +359,7 @@ class _Api:
             )
 
         async def update(call: _Call) -> Response:
-            term = collection(call).update(call.path_int("id"), **call.fields(cls))
+            term = collection(call).update(call.path_int("id"), **call.fields(cls, by_id=True))
             return call.respond(200, present(call, term, links=True))
 
         async def delete(call: _Call) -> Response:
@@ -404,7 +412,7 @@ class _Api:
             )
             if items and more:
                 envelope["next_rest_url"] = next_url
-            if items and page.page > 1:
+            if page.page > 1:  # a term page past the end still links back (clist_page_beyond)
                 envelope["previous_rest_url"] = previous_url
         else:
             envelope.update({key: items, "rest_url": rest_url})
@@ -418,6 +426,29 @@ class _Api:
             envelope,
             {"X-TEC-Total": str(page.total), "X-TEC-TotalPages": str(page.total_pages)},
         )
+
+
+def _allowed(
+    cal: Calendar, request: Request, methods: dict[str, Handler], kind: Kind | None
+) -> list[str]:
+    """The methods the caller may use on this route, for the ``Allow`` header.
+
+    As WordPress computes it, from the permission checks: on one post by id, the writes the
+    caller may do to that very post (none for an unknown id, evupd_unknown); elsewhere, the
+    writes the caller may do to that kind of record.
+    """
+    writes = [m for m in methods if m in _WRITE_METHODS]
+    if kind is None or not writes:
+        return ["GET"]
+    record_id = request.path_params.get("id")
+    if record_id is not None and kind in ("event", "venue", "organizer"):
+        posts: PostCollection[Any] = (
+            cal.events if kind == "event" else cal.venues if kind == "venue" else cal.organizers
+        )
+        permitted = posts.may_edit(int(record_id))
+    else:
+        permitted = cal.actor.can_create(kind)
+    return ["GET", *writes] if permitted else ["GET"]
 
 
 def _csv(value: Any) -> Any:
@@ -441,6 +472,7 @@ def create_app(
             routes.append(Route(variant, endpoint, methods=verbs))
 
     add("", None, {"GET": api.index})
+    add("/doc", None, {"GET": api.doc})
     events: dict[str, Handler] = {
         "list": api.list_events,
         "get": api.get_event,

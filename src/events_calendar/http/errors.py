@@ -32,6 +32,22 @@ _REFERENCE_MESSAGES = {
 }
 
 
+def _param_problem(name: str, code: str | None) -> tuple[str, dict[str, Any] | None]:
+    """The reference's message for one bad parameter, and its ``details`` entry if it has one.
+
+    Plain validation failures are "Invalid parameter." with no details; a value of the wrong
+    type and a refused add-on filter carry WordPress's nested error (ev_bool_yes,
+    evlist_ticketed_true).
+    """
+    if code == "invalid_boolean":
+        message = f"{name} is not of type boolean."
+        return message, {"code": "rest_invalid_type", "message": message, "data": {"param": name}}
+    if code == "event-tickets-not-active":
+        message = "Event Tickets plugin is not activated."
+        return message, {"code": code, "message": message, "data": {"status": 400}}
+    return "Invalid parameter.", None
+
+
 def no_route_body() -> dict[str, Any]:
     return {
         "code": "rest_no_route",
@@ -66,14 +82,20 @@ def error_body(error: CalendarError) -> tuple[int, dict[str, Any], str]:
             hint,
         )
     if error.code == "rest_invalid_param" and error.fields:
-        names = [name.split(".")[-1] for name in error.fields]
-        params = dict.fromkeys(names, "Invalid parameter.")
+        codes = error.codes if isinstance(error, InvalidParameter) else {}
+        params: dict[str, str] = {}
+        details: dict[str, Any] = {}
+        for field in error.fields:
+            name = field.split(".")[-1]
+            params[name], detail = _param_problem(name, codes.get(field))
+            if detail is not None:
+                details[name] = detail
         return (
             error.status,
             {
                 "code": "rest_invalid_param",
                 "message": f"Invalid parameter(s): {', '.join(params)}",
-                "data": {"status": error.status, "params": params, "details": []},
+                "data": {"status": error.status, "params": params, "details": details or []},
             },
             hint,
         )

@@ -30,7 +30,9 @@ POST_TYPES: dict[Kind, str] = {
 }
 TAXONOMIES: dict[Kind, str] = {"category": "tribe_events_cat", "tag": "post_tag"}
 _PERMALINK_BASES: dict[Kind, str] = {"event": "event", "venue": "venue", "organizer": "organizer"}
-_PRETTY_STATUSES = frozenset({Status.PUBLISH, Status.PRIVATE, Status.TRASH})
+#: Statuses whose posts have a pretty permalink; drafts, pending and future posts and the
+#: trash use ``?post_type=..&p=..`` (del_ev: a trashed event's ``url`` is the plain form).
+_PRETTY_STATUSES = frozenset({Status.PUBLISH, Status.PRIVATE})
 
 
 @attrs.frozen

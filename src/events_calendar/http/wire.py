@@ -14,17 +14,19 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from ..cost import format_cost
-from ..dates import date_details, format_wall, start_of_day
+import attrs
+
+from ..cost import FREE, format_cost
+from ..dates import date_details, format_wall, start_of_day, stated_isoformat
 from ..events import Related
 from ..records import Category, Event, Kind, Organizer, Tag, Venue
 from ..settings import Settings
+from ..statuses import Status
 from .urls import TAXONOMIES, Urls
 
 __all__ = ["Wire"]
 
 _LOCKED_EMPTY = ("description", "excerpt", "cost", "website")
-_LOCKED_NULL = ("all_day", "show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
 _LOCKED_LIST = ("categories", "tags", "venue", "organizer", "custom_fields")
 
 
@@ -123,39 +125,37 @@ class Wire:
                 "hide_from_listings": event.hide_from_listings,
                 "sticky": event.sticky,
                 "featured": event.featured,
-                "categories": [
-                    self.term(related.categories[i], embedded=True)
-                    for i in event.categories
-                    if i in related.categories
-                ],
-                "tags": [
-                    self.term(related.tags[i], embedded=True)
-                    for i in event.tags
-                    if i in related.tags
-                ],
+                "categories": [self.term(t, embedded=True) for t in related.categories_of(event)],
+                "tags": [self.term(t, embedded=True) for t in related.tags_of(event)],
             }
         )
-        venues = [self.venue(related.venues[i]) for i in event.venue if i in related.venues]
+        # A single read describes each linked record it may show on its own in JSON-LD too.
+        venues = [
+            self.venue(v, single=single and v.id in related.readable)
+            for v in related.venues_of(event)
+        ]
         data["venue"] = venues[0] if len(venues) == 1 else venues
         data["organizer"] = [
-            self.organizer(related.organizers[i])
-            for i in event.organizer
-            if i in related.organizers
+            self.organizer(o, single=single and o.id in related.readable)
+            for o in related.organizers_of(event)
         ]
         data["custom_fields"] = []
         if event.locked:
             self._blank(data)
-        elif single:
+        elif single and not event.password:  # a protected event has no JSON-LD (fact sheet 4.1)
             data["json_ld"] = self._event_json_ld(event, related, permalink)
         return data
 
     @staticmethod
     def _blank(data: dict[str, Any]) -> None:
-        """The reference's blanking of a password-protected event (fact sheet 4.6)."""
+        """A password-protected event as a list shows it to a caller without the password.
+
+        The content is blanked as fact sheet 4.6 describes; the flags (``all_day``,
+        ``featured`` ...) keep their values, which reveal nothing and which the recorded lists
+        show (evlist_range): the fact sheet's ``null`` flags are not what 6.17.1 answers.
+        """
         for key in _LOCKED_EMPTY:
             data[key] = ""
-        for key in _LOCKED_NULL:
-            data[key] = None
         for key in _LOCKED_LIST:
             data[key] = []
         data["image"] = False
@@ -310,61 +310,77 @@ class Wire:
             "addressCountry": venue.country,
         }
         data["address"] = {k: v for k, v in address.items() if v}
-        if venue.phone:
-            data["telephone"] = venue.phone
-        if venue.website:
-            data["sameAs"] = venue.website
+        data["telephone"] = venue.phone
+        data["sameAs"] = venue.website
         return data
 
     def _person_json_ld(self, organizer: Organizer) -> dict[str, Any]:
-        data: dict[str, Any] = {
+        return {
             "@type": "Person",
             "name": organizer.organizer,
             "description": _escaped_paragraph(organizer.excerpt or organizer.description),
             "url": organizer.website,
+            "telephone": organizer.phone,
+            "email": organizer.email,
+            "sameAs": organizer.website,
         }
-        if organizer.phone:
-            data["telephone"] = organizer.phone
-        if organizer.email:
-            data["email"] = organizer.email
-        if organizer.website:
-            data["sameAs"] = organizer.website
-        return data
 
     def _event_json_ld(self, event: Event, related: Related, permalink: str) -> dict[str, Any]:
+        url = _json_ld_link(permalink)
+        name = f"Private: {event.title}" if event.status == Status.PRIVATE else event.title
         data: dict[str, Any] = {
             "@context": "http://schema.org",
             "@type": "Event",
-            "name": event.title,
+            "name": name,
             "description": _escaped_paragraph(event.excerpt or event.description),
         }
         if event.image:
             data["image"] = event.image
         data.update(
             {
-                "url": permalink,
+                "url": url,
                 "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
                 "eventStatus": "https://schema.org/EventScheduled",
-                "startDate": event.start_date.isoformat(),
-                "endDate": event.end_date.isoformat(),
+                "startDate": stated_isoformat(event.start_date),
+                "endDate": stated_isoformat(event.end_date),
             }
         )
-        venues = [related.venues[i] for i in event.venue if i in related.venues]
+        # The first linked venue and organizer describe the event; one the caller may not
+        # read on its own is ``false`` (del_venue_event_after).
+        venues = related.venues_of(event)
         if venues:
-            data["location"] = self._place_json_ld(venues[0])
-        organizers = [related.organizers[i] for i in event.organizer if i in related.organizers]
+            first_venue = venues[0]
+            readable = first_venue.id in related.readable
+            data["location"] = self._place_json_ld(first_venue) if readable else False
+        organizers = related.organizers_of(event)
         if organizers:
-            people = [self._person_json_ld(o) for o in organizers]
-            data["organizer"] = people[0] if len(people) == 1 else people
+            first = organizers[0]
+            data["organizer"] = (
+                self._person_json_ld(first) if first.id in related.readable else False
+            )
         if event.cost_details.values:
             data["offers"] = {
                 "@type": "Offer",
-                "price": event.cost_details.values[0],
+                "price": self._price(event),
                 "priceCurrency": event.cost_details.currency_code or "USD",
-                "url": permalink,
+                "url": url,
                 "category": "primary",
                 "availability": "inStock",
                 "validFrom": start_of_day(event.date_utc).isoformat(),
             }
         data["performer"] = "Organization"
         return data
+
+    @staticmethod
+    def _price(event: Event) -> str:
+        """The offer price: the displayed cost without its currency symbol, ``"0"`` if free."""
+        bare = attrs.evolve(event.cost_details, currency_symbol="")
+        price = format_cost(event.cost, bare, default_symbol="")
+        return "0" if price == FREE else price
+
+
+def _json_ld_link(permalink: str) -> str:
+    """The reference's JSON-LD link to an event: a plain ``?post_type=...&p=N`` permalink
+    (drafts, the trash) gains an escaped trailing slash, ``...&p=N%2F/``
+    (evread_draft_admin); a pretty permalink is used as it is."""
+    return f"{permalink}%2F/" if "?" in permalink else permalink

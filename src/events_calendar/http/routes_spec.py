@@ -1,0 +1,577 @@
+"""The routes of the namespace as data: the one table the index, OPTIONS and ``/doc`` render.
+
+Routes are listed in the reference's registration order, which is the order of its index
+(fact sheet 1.1). Each route has endpoints (a group of methods and the arguments they take).
+
+Which arguments an endpoint takes, and which are required, is never written here: list
+arguments are the fields of the query class (``EventQuery``, ``LinkedQuery``, ``TermQuery``),
+create and update bodies are the writable fields of the record class (``records.input_fields``,
+required on create only), plus ``date_utc`` wherever ``date`` is writable, as validation accepts
+it. What this module adds is how the reference *describes* each argument (description, type,
+items, format, default), in tables keyed by argument name per route kind; the tables also give
+the display order, which is the reference's. A declared argument missing from its table is a
+programming error (``LookupError``), and the tests check that no table names an undeclared one.
+
+Defaults that depend on the calendar or the clock are ``Computed`` markers, resolved per
+request by ``resolve_default``: ``per_page`` shows ``Settings.per_page`` as the string the
+reference shows, and ``start_date``/``end_date`` the reference's default strings
+(``default_window_text``), which read with the default day rounding give exactly
+``dates.default_window``.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+from collections.abc import Mapping
+from datetime import datetime, time, timedelta, tzinfo
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+from dateutil.relativedelta import relativedelta
+
+from ..dates import format_wall, to_utc
+from ..queries import EventQuery, LinkedQuery, TermQuery
+from ..records import (
+    KINDS,
+    POST_KINDS,
+    RECORD_CLASSES,
+    TERM_KINDS,
+    Input,
+    Kind,
+    input_fields,
+    interface_fields,
+)
+from .urls import _COLLECTIONS
+
+if TYPE_CHECKING:
+    from ..calendar import Calendar
+
+__all__ = [
+    "QUERY_CLASSES",
+    "ROUTES",
+    "UTC_TWINS",
+    "Action",
+    "Arg",
+    "Computed",
+    "Endpoint",
+    "Method",
+    "Route",
+    "body_arg_names",
+    "body_table",
+    "default_window_text",
+    "find_route",
+    "list_arg_names",
+    "list_table",
+    "resolve_default",
+]
+
+Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+Action = Literal["index", "doc", "list", "create", "read", "update", "delete"]
+Location = Literal["path", "query", "body"]
+
+READ_METHODS: tuple[Method, ...] = ("GET",)
+EDIT_METHODS: tuple[Method, ...] = ("POST", "PUT", "PATCH")
+_ID = r"(?P<id>\d+)"
+_SLUG = r"(?P<slug>[^/]+)"
+_PARAM = re.compile(r"\(\?P<(\w+)>([^)]*)\)")
+
+
+class Computed(enum.Enum):
+    """A default computed per request from the calendar, its clock or the mount point."""
+
+    NAMESPACE = "namespace"
+    PER_PAGE = "per_page"
+    WINDOW_START = "window_start"
+    WINDOW_END = "window_end"
+
+
+@attrs.frozen
+class Arg:
+    """One argument of an endpoint: where it is read from and how the reference describes it."""
+
+    name: str
+    location: Location
+    required: bool
+    #: ``description``, ``type``, ``items``, ``format``, ``default`` (possibly ``Computed``).
+    spec: Mapping[str, Any]
+
+
+@attrs.frozen
+class Endpoint:
+    """A group of methods served by one handler, and the arguments it takes."""
+
+    action: Action
+    methods: tuple[Method, ...]
+    args: tuple[Arg, ...] = ()
+
+    def merged_args(self) -> dict[str, Arg]:
+        """The arguments as WordPress lists them: a body argument replaces a path argument of
+        the same name in place (``slug`` on the by-slug update routes)."""
+        merged: dict[str, Arg] = {}
+        for arg in self.args:
+            merged[arg.name] = arg
+        return merged
+
+    def in_location(self, location: Location) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.location == location)
+
+    @property
+    def writes(self) -> bool:
+        return self.action in ("create", "update", "delete")
+
+
+@attrs.frozen
+class Route:
+    """One route: a path pattern (WordPress regex syntax, relative to the namespace)."""
+
+    pattern: str
+    kind: Kind | None
+    endpoints: tuple[Endpoint, ...]
+
+    @property
+    def methods(self) -> list[Method]:
+        return [m for e in self.endpoints for m in e.methods]
+
+    @property
+    def path_params(self) -> list[str]:
+        return [name for name, _ in _PARAM.findall(self.pattern)]
+
+    @property
+    def by_slug(self) -> bool:
+        return "slug" in self.path_params
+
+    @property
+    def openapi_path(self) -> str:
+        """``/events/{id}``: the pattern in OpenAPI's template syntax."""
+        return _PARAM.sub(r"{\1}", self.pattern)
+
+    @property
+    def starlette_path(self) -> str:
+        """``/events/{id:int}``, ``/events/by-slug/{slug:str}``; ``""`` for the root."""
+        converters = {_ID: "int", _SLUG: "str"}
+        path = self.pattern
+        for regex, converter in converters.items():
+            name = _PARAM.fullmatch(regex)
+            assert name is not None
+            path = path.replace(regex, f"{{{name.group(1)}:{converter}}}")
+        return "" if path == "/" else path
+
+    def matches(self, path: str) -> bool:
+        """Whether a request path (relative to the namespace) is served by this route."""
+        path = path.rstrip("/") or "/"
+        return re.fullmatch(self.pattern, path, re.ASCII) is not None
+
+    def allowed_methods(self, *, can_write: bool) -> list[Method]:
+        """The methods a caller may use here (the ``Allow`` header): reads, plus writes for
+        callers allowed to write this kind of record."""
+        return [m for e in self.endpoints if can_write or not e.writes for m in e.methods]
+
+
+def find_route(pattern_or_path: str) -> Route:
+    """The route with this pattern (``/events/(?P<id>\\d+)``), else the one serving this
+    request path (``/events/12``); ``LookupError`` if none does."""
+    wanted = pattern_or_path if pattern_or_path.startswith("/") else f"/{pattern_or_path}"
+    for route in ROUTES:
+        if route.pattern == wanted:
+            return route
+    for route in ROUTES:
+        if route.matches(wanted):
+            return route
+    raise LookupError(f"no route serves {pattern_or_path!r}")
+
+
+# --- computed defaults ---------------------------------------------------------------------
+
+
+def default_window_text(now: datetime, zone: tzinfo) -> tuple[str, str]:
+    """The default ``start_date``/``end_date`` as the reference shows them: 23:59 yesterday and
+    now + 24 months, on the calendar's wall clock. With the default (non-strict) day rounding
+    they select exactly ``dates.default_window(now, zone)``."""
+    local = to_utc(now).astimezone(zone)
+    yesterday = datetime.combine(local.date() - timedelta(days=1), time(23, 59), tzinfo=zone)
+    return format_wall(yesterday), format_wall(local + relativedelta(months=24))
+
+
+def resolve_default(value: Any, calendar: Calendar, namespace: str) -> Any:
+    """A default as shown for one request (``Computed`` markers resolved)."""
+    if not isinstance(value, Computed):
+        return value
+    if value is Computed.NAMESPACE:
+        return namespace
+    if value is Computed.PER_PAGE:
+        return str(calendar.settings.per_page)
+    start, end = default_window_text(calendar.now(), calendar.zone)
+    return start if value is Computed.WINDOW_START else end
+
+
+# --- how the reference describes each argument ---------------------------------------------
+
+_NOUNS: dict[Kind, tuple[str, str]] = {
+    "event": ("event", "events"),
+    "venue": ("venue", "venues"),
+    "organizer": ("organizer", "organizers"),
+    "category": ("event category", "event categories"),
+    "tag": ("event tag", "event tags"),
+}
+_INT_LIST = {"items": {"type": "integer"}}
+
+
+def _text(description: str, **more: Any) -> dict[str, Any]:
+    return {"type": "string", **more, "description": description}
+
+
+def _flag(description: str) -> dict[str, Any]:
+    return {"type": "boolean", "description": description}
+
+
+def _integer(description: str) -> dict[str, Any]:
+    return {"type": "integer", "description": description}
+
+
+def _paging(kind: Kind) -> dict[str, dict[str, Any]]:
+    return {
+        "page": {"default": 1, "description": "The archive page to return", "type": "integer"},
+        "per_page": {
+            "default": Computed.PER_PAGE,
+            "description": f"The number of {_NOUNS[kind][1]} to return on each page",
+            "type": "integer",
+        },
+    }
+
+
+def _event_list_table() -> dict[str, dict[str, Any]]:
+    pro = "Requires Events Calendar Pro. Events should be filtered by"
+    day_note = (
+        "Dates set using the start_date/end_date, starts_*/ends_* are set to start at the "
+        "specified times. The default behavior is to include the entire days."
+    )
+    table: dict[str, dict[str, Any]] = {
+        "start_date": {
+            "default": Computed.WINDOW_START,
+            "description": "Events that start on the specified date",
+        },
+        "end_date": {
+            "default": Computed.WINDOW_END,
+            "description": "Events that end on the specified date",
+        },
+    }
+    for edge, verb in (("starts", "start"), ("ends", "end")):
+        for side in ("before", "after"):
+            table[f"{edge}_{side}"] = {
+                "description": f"Events that {verb} {side} the specified date"
+            }
+    assigned = "Events should be assigned one of the specified"
+    table.update(
+        {
+            "strict_dates": {"default": "false", "description": day_note},
+            "search": {
+                "description": "Events should contain the specified string in the title or "
+                "description",
+                "type": "string",
+            },
+            "categories": {"description": f"{assigned} categories slugs or IDs", **_INT_LIST},
+            "tags": {"description": f"{assigned} tags slugs or IDs", **_INT_LIST},
+            "venue": {"description": f"{assigned} venue IDs", **_INT_LIST},
+            "organizer": {"description": f"{assigned} organizer IDs", **_INT_LIST},
+            "featured": _flag("Events should be filtered by their featured status"),
+            "status": {"format": "string", "description": "The event post status"},
+            "geoloc": _flag(f"{pro} whether their venue has geolocation data"),
+            "geoloc_lat": {
+                "format": "double",
+                "description": f"{pro} their venue latitude location, must also provide geoloc_lng",
+            },
+            "geoloc_lng": {
+                "format": "double",
+                "description": f"{pro} their venue longitude location, must also provide "
+                "geoloc_lat",
+            },
+            "include": {
+                "description": "Include events with one of the post IDs specified in the array "
+                "of CSV list, date filters will be ignored.",
+                **_INT_LIST,
+            },
+            "post_parent": _integer(
+                "Events should be filtered by their post_parent being the specified one."
+            ),
+            "ticketed": _flag("Filter events with or without tickets."),
+        }
+    )
+    return {**_paging("event"), **table}
+
+
+def _linked_list_table(kind: Kind) -> dict[str, dict[str, Any]]:
+    things = _NOUNS[kind][1].capitalize()
+    return {
+        **_paging(kind),
+        "search": {
+            "description": f"{things} should contain the specified string in the title, "
+            "description or custom fields",
+            "type": "string",
+        },
+        "event": {"description": f"{things} should be related to this event", "type": "integer"},
+        "has_events": {"description": f"{things} should have events associated to them"},
+        "only_with_upcoming": {
+            "description": f"{things} should have upcoming events associated to them",
+            "default": False,
+        },
+        # sic: the reference describes both kinds' status filter as the organizer's
+        "status": {"format": "string", "description": "The organizer post status"},
+    }
+
+
+def _term_list_table(kind: Kind) -> dict[str, dict[str, Any]]:
+    limit = "Limit result set to"
+    return {
+        **_paging(kind),
+        "search": {"description": "Limit results to those matching a string", "type": "string"},
+        "exclude": {"description": "Ensure result set exclude specific IDs", **_INT_LIST},
+        "include": {"description": f"{limit} specific IDs", **_INT_LIST},
+        "order": {"description": "Order sort attribute ascending or descending", "type": "string"},
+        "orderby": {"description": "Sort collection by term attribute", "type": "string"},
+        "hide_empty": {
+            "description": "Whether to hide terms not assigned to any posts",
+            "type": "boolean",
+            "default": "1",
+        },
+        "parent": {
+            "description": f"{limit} terms assigned to a specific parent",
+            "type": "integer",
+        },
+        "post": {"description": f"{limit} terms assigned to a specific post", "type": "integer"},
+        "event": {
+            "description": f'{limit} terms assigned to a specific event (an alias of the "post" '
+            "parameter)",
+            "type": "integer",
+        },
+        "slug": {"description": f"{limit} terms with a specific slug", "type": "string"},
+    }
+
+
+def _event_body_table() -> dict[str, dict[str, Any]]:
+    def linked(description: str) -> dict[str, Any]:
+        return {"default": None, **_INT_LIST, "description": description}
+
+    return {
+        # ``password`` first: on update by id the reference lists it right after ``id``
+        "password": _text("The event password"),
+        "author": _integer("The event author ID"),
+        "date": _text("The event publication date"),
+        "date_utc": _text("The event publication date (UTC time zone)"),
+        "title": _text("The event title"),
+        "description": _text("The event description"),
+        "slug": _text("The event slug"),
+        "excerpt": _text("The event excerpt"),
+        "status": _text("The event post status"),
+        "timezone": _text("The event time zone"),
+        "all_day": {"default": False, **_flag("Whether the event lasts the whole day or not")},
+        "start_date": _text("The event start date and time"),
+        "end_date": _text("The event end date and time"),
+        "image": _text("The event featured image ID or URL"),
+        "cost": {"description": "The event cost"},
+        "website": {"default": None, "description": "The event website URL"},
+        "show_map": _flag("Whether the event should show a map or not"),
+        "show_map_link": _flag("Whether the event should show a map link or not"),
+        "hide_from_listings": _flag("Whether events should be hidden in the calendar view or not"),
+        "sticky": _flag("Whether the event should be sticky in the calendar view or not"),
+        "featured": _flag("Whether the event should be featured on the site or not"),
+        "categories": linked("The event category ID or name"),
+        "tags": linked("The event tag ID or name"),
+        "venue": linked("The event venue IDs or data"),
+        "organizer": linked("The event organizer IDs or data"),
+    }
+
+
+def _venue_body_table() -> dict[str, dict[str, Any]]:
+    def optional(what: str) -> dict[str, Any]:
+        return _text(what, default=None)
+
+    shown = "Whether events linked to the venue should show a map"
+    return {
+        "author": _integer("The venue author ID"),
+        "date": _text("The venue publication date"),
+        "date_utc": _text("The venue publication date (UTC time zone)"),
+        "venue": _text("The venue name"),
+        "slug": _text("The venue slug"),  # ours: the reference has no venue slug argument
+        "description": optional("The venue description"),
+        "status": _text("The venue post status"),
+        "show_map": optional(f"{shown} or not"),
+        "show_map_link": optional(f"{shown} link or not"),
+        "address": optional("The venue address"),
+        "city": optional("The venue city"),
+        "country": optional("The venue country"),
+        "province": optional("The venue province"),
+        "state": optional("The venue state"),
+        "zip": optional("The venue ZIP code"),
+        "phone": optional("The venue phone number"),
+        "stateprovince": optional("The venue state and province"),
+        "website": optional("The venue website URL"),
+        "image": optional("The organizer featured image ID or URL"),  # sic
+    }
+
+
+def _organizer_body_table() -> dict[str, dict[str, Any]]:
+    def optional(what: str, kind: str = "string") -> dict[str, Any]:
+        return {"type": kind, "default": None, "description": f"The organizer {what}"}
+
+    return {
+        "author": optional("author ID", "integer"),
+        "date": optional("publication date"),
+        "date_utc": optional("publication date (UTC time zone)"),
+        "organizer": optional("name"),
+        "slug": optional("slug"),  # ours, as the next one
+        "description": optional("description"),
+        "status": optional("post status"),
+        "phone": optional("phone number"),
+        "website": optional("website"),
+        "email": optional("e-mail address"),
+        "image": optional("featured image ID or URL"),
+    }
+
+
+def _term_body_table(kind: Kind) -> dict[str, dict[str, Any]]:
+    noun = _NOUNS[kind][0]
+    return {
+        "name": _text(f"The {noun} name"),
+        "description": _text(f"The {noun} description"),
+        "slug": _text(f"The {noun} slug"),
+        "parent": _integer(f"The {noun} slug"),  # sic
+    }
+
+
+def list_table(kind: Kind) -> dict[str, dict[str, Any]]:
+    """How the reference describes the list arguments of ``kind``, in its order."""
+    if kind == "event":
+        return _event_list_table()
+    if kind in POST_KINDS:
+        return _linked_list_table(kind)
+    return _term_list_table(kind)
+
+
+def body_table(kind: Kind) -> dict[str, dict[str, Any]]:
+    """How the reference describes the create/update fields of ``kind``, in its order."""
+    if kind == "event":
+        return _event_body_table()
+    if kind == "venue":
+        return _venue_body_table()
+    if kind == "organizer":
+        return _organizer_body_table()
+    return _term_body_table(kind)
+
+
+# --- the arguments each endpoint takes, from the declarations ------------------------------
+
+#: Input accepted beside a writable field: ``date_utc`` sets ``date`` from a UTC time
+#: (``validation.read_input`` accepts it wherever ``date`` is writable).
+UTC_TWINS = {"date": "date_utc"}
+
+QUERY_CLASSES: dict[Kind, type] = {
+    "event": EventQuery,
+    "venue": LinkedQuery,
+    "organizer": LinkedQuery,
+    "category": TermQuery,
+    "tag": TermQuery,
+}
+
+
+def list_arg_names(kind: Kind) -> list[str]:
+    """The filters a list of ``kind`` takes: the query class's fields, less, for terms, those
+    named after a field of the other term kind only (tags are flat: no ``parent`` filter)."""
+    elsewhere: set[str] = set()
+    if kind in TERM_KINDS:
+        own = set(input_fields(RECORD_CLASSES[kind]))
+        elsewhere = {n for k in TERM_KINDS for n in input_fields(RECORD_CLASSES[k])} - own
+    return [f.name for f in attrs.fields(QUERY_CLASSES[kind]) if f.name not in elsewhere]
+
+
+def body_arg_names(kind: Kind, *, creating: bool = True, by_id: bool = False) -> dict[str, bool]:
+    """The fields a create (or update) body of ``kind`` takes, mapped to whether they are
+    required (on create only)."""
+    names: dict[str, bool] = {}
+    for name, field in interface_fields(RECORD_CLASSES[kind], by_id=by_id).items():
+        names[name] = field.required and creating
+        if name in UTC_TWINS:
+            names[UTC_TWINS[name]] = False
+    return names
+
+
+def _described(
+    kind: Kind, names: Mapping[str, bool], table: Mapping[str, Mapping[str, Any]], where: Location
+) -> tuple[Arg, ...]:
+    missing = sorted(set(names) - set(table))
+    if missing:
+        raise LookupError(f"routes_spec describes no {kind} {where} argument {missing}")
+    return tuple(Arg(n, where, names[n], table[n]) for n in table if n in names)
+
+
+def _password_arg(kind: Kind) -> tuple[Arg, ...]:
+    """``password`` on reads and deletes by id, for records that can have one."""
+    fields = input_fields(RECORD_CLASSES[kind]).values()
+    return tuple(
+        Arg(f.name, "query", False, body_table(kind)[f.name])
+        for f in fields
+        if f.input is Input.PASSWORD
+    )
+
+
+def _kind_routes(kind: Kind) -> list[Route]:
+    noun = _NOUNS[kind][0]
+    collection = f"/{_COLLECTIONS[kind]}"
+    creatable = body_arg_names(kind)
+    listing = dict.fromkeys(list_arg_names(kind), False)
+    list_args = _described(kind, listing, list_table(kind), "query")
+    create_args = _described(kind, creatable, body_table(kind), "body")
+    update_args = _described(
+        kind, body_arg_names(kind, creating=False, by_id=True), body_table(kind), "body"
+    )
+    slug_update_args = _described(
+        kind, body_arg_names(kind, creating=False), body_table(kind), "body"
+    )
+    post = kind in POST_KINDS
+    key = "post ID" if post else "term ID"
+    by_id = (Arg("id", "path", True, _integer(f"the {noun} {key}")),)
+    password = _password_arg(kind)
+
+    def single(
+        selector: tuple[Arg, ...], extra: tuple[Arg, ...], edits: tuple[Arg, ...]
+    ) -> tuple[Endpoint, ...]:
+        read = Endpoint("read", READ_METHODS, selector + extra)
+        delete = Endpoint("delete", ("DELETE",), selector + extra)
+        update = Endpoint("update", EDIT_METHODS, selector + edits)
+        return (read, delete, update) if post else (read, update, delete)
+
+    routes = [
+        Route(
+            collection,
+            kind,
+            (Endpoint("list", READ_METHODS, list_args), Endpoint("create", ("POST",), create_args)),
+        ),
+        Route(f"{collection}/{_ID}", kind, single(by_id, password, update_args)),
+    ]
+    if post:
+        by_slug = (Arg("slug", "path", True, _text(f"the {noun} post name")),)
+        routes.append(
+            Route(f"{collection}/by-slug/{_SLUG}", kind, single(by_slug, (), slug_update_args))
+        )
+    return routes
+
+
+@functools.cache
+def _routes() -> tuple[Route, ...]:
+    index = Endpoint(
+        "index",
+        READ_METHODS,
+        (
+            Arg("namespace", "query", False, {"default": Computed.NAMESPACE}),
+            Arg("context", "query", False, {"default": "view"}),
+        ),
+    )
+    routes = [Route("/", None, (index,)), Route("/doc", None, (Endpoint("doc", READ_METHODS),))]
+    for kind in KINDS:
+        routes.extend(_kind_routes(kind))
+    return tuple(routes)
+
+
+#: Every route, in the reference's registration (and index) order.
+ROUTES: tuple[Route, ...] = _routes()

@@ -1,0 +1,204 @@
+"""Replay the reference's recorded scenario against our app: the golden tests' harness.
+
+The scenario, the recordings and the scoring tool live outside this repository, next to it, in
+``shared/reference/replay`` (``tec_scenario.py``, ``tec_replay.py``, ``recordings/tec-6.17.1``,
+``deviations.json``). They are used as they are, never copied: this module only starts our app
+on a fresh SQLite database (uvicorn on a free loopback port, in a background thread), runs the
+tool's own ``main`` against it and reads its verdicts.
+
+The scoring uses the shared ``deviations.json`` alone, as the team's conformance figure does;
+the few places where we differ beyond it (``docs/compatibility.md``) simply do not appear in
+``golden_expected.json``.
+
+Run as a script (``scripts/update-golden``) it rewrites ``golden_expected.json``, the steps
+that must keep matching.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import re
+import socket
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import ModuleType
+
+import attrs
+import uvicorn
+
+import events_calendar as ec
+from events_calendar.http import create_app
+
+__all__ = [
+    "EXPECTED",
+    "REPLAY_DIR",
+    "Replay",
+    "ReplayMissing",
+    "run_replay",
+]
+
+#: ``<workspace>/shared/reference/replay``: the repository's parent holds ``shared/``.
+REPLAY_DIR = Path(__file__).resolve().parents[2] / "shared" / "reference" / "replay"
+RECORDING = REPLAY_DIR / "recordings" / "tec-6.17.1"
+EXPECTED = Path(__file__).with_name("golden_expected.json")
+
+_VERDICT = re.compile(r"^(MATCH|DIFF|ERROR|DEVIATION)\s+\d+ (\S+)(.*)$")
+_CONFORMANCE = re.compile(r"^conformance: (\d+)/(\d+) steps match")
+
+
+class ReplayMissing(RuntimeError):
+    """The shared replay folder (tool, scenario or recordings) is not where it should be."""
+
+
+@attrs.frozen
+class Replay:
+    """What one run of the scenario gave: each step's verdict and the conformance line."""
+
+    verdicts: dict[str, str]  # step name -> MATCH, DIFF, ERROR or DEVIATION
+    details: dict[str, str]  # step name -> the tool's text after the step name
+    matched: int
+    scored: int
+    started: datetime
+    finished: datetime
+    output: str
+
+    @property
+    def matching(self) -> list[str]:
+        """The steps that matched, in scenario order."""
+        return [name for name, verdict in self.verdicts.items() if verdict == "MATCH"]
+
+    @property
+    def conformance(self) -> float:
+        return self.matched / self.scored if self.scored else 0.0
+
+    def explain(self, step: str) -> str:
+        return f"{self.verdicts.get(step, 'not run')} {step}{self.details.get(step, '')}"
+
+    def clock_warning(self) -> str:
+        """Why relative steps may differ for reasons outside the code, if any applies."""
+        near = [moment for moment in (self.started, self.finished) if _near_midnight(moment)]
+        if self.started.date() != self.finished.date() or near:
+            return (
+                " (the run was within 15 minutes of midnight UTC, or crossed it: the scenario's "
+                "relative steps expect one calendar day; run it again later)"
+            )
+        return ""
+
+
+def _near_midnight(moment: datetime) -> bool:
+    start = moment.replace(hour=0, minute=0, second=0, microsecond=0)
+    return min(moment - start, start + timedelta(days=1) - moment) < timedelta(minutes=15)
+
+
+def replay_tool() -> ModuleType:
+    """``tec_replay`` imported from the shared folder; ``ReplayMissing`` when it is absent."""
+    tool = REPLAY_DIR / "tec_replay.py"
+    missing = [
+        str(path)
+        for path in (tool, REPLAY_DIR / "tec_scenario.py", REPLAY_DIR / "deviations.json")
+        if not path.is_file()
+    ] + ([] if RECORDING.is_dir() else [str(RECORDING)])
+    if missing:
+        raise ReplayMissing(
+            "The golden tests replay the reference's recordings from the shared folder next to "
+            f"this repository, and these are missing: {', '.join(missing)}. Check out the "
+            "workspace with shared/reference/replay beside the repository."
+        )
+    sys.path.insert(0, str(REPLAY_DIR))  # the tool imports tec_scenario from its own folder
+    try:
+        spec = importlib.util.spec_from_file_location("tec_replay", tool)
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(REPLAY_DIR))
+    return module
+
+
+@contextlib.contextmanager
+def serving(database: Path) -> Iterator[tuple[str, str]]:
+    """Our app on a fresh SQLite file, served on a free loopback port; yields the namespace
+    root and the administrator's application password."""
+    calendar = ec.connect(f"sqlite:///{database}")
+    calendar.users.create("admin", role="administrator")
+    password = calendar.users.issue_password("admin")
+    config = uvicorn.Config(
+        create_app(calendar),
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        ws="none",
+    )
+    server = uvicorn.Server(config)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the app did not start serving within 10 seconds")
+            time.sleep(0.01)
+        yield f"http://127.0.0.1:{port}/wp-json/tribe/events/v1", password
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        listener.close()
+        calendar.close()
+
+
+def run_replay() -> Replay:
+    """Every step of the scenario against a fresh app, scored against the recording."""
+    tool = replay_tool()
+    with tempfile.TemporaryDirectory(prefix="golden-") as scratch:
+        started = datetime.now(UTC)
+        with serving(Path(scratch) / "golden.db") as (base, password):
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                status = tool.main(
+                    [
+                        *("--base", base, "--user", "admin", "--password", password),
+                        *("--compare", str(RECORDING)),
+                    ]
+                )
+        finished = datetime.now(UTC)
+    text = out.getvalue()
+    if status != 0:
+        raise RuntimeError(f"the replay tool failed ({status}): {err.getvalue()}{text}")
+    verdicts: dict[str, str] = {}
+    details: dict[str, str] = {}
+    matched = scored = 0
+    for line in text.splitlines():
+        if found := _VERDICT.match(line):
+            verdicts[found[2]], details[found[2]] = found[1], found[3]
+        elif found := _CONFORMANCE.match(line):
+            matched, scored = int(found[1]), int(found[2])
+    return Replay(verdicts, details, matched, scored, started, finished, text)
+
+
+def main() -> None:
+    """Rewrite ``golden_expected.json`` from a fresh run and print the conformance line."""
+    replay = run_replay()
+    EXPECTED.write_text(json.dumps(replay.matching, indent=1) + "\n", encoding="utf-8")
+    print(
+        f"{EXPECTED.name}: {len(replay.matching)} matching steps; conformance "
+        f"{replay.matched}/{replay.scored} ({replay.conformance:.1%}){replay.clock_warning()}"
+    )
+    for name, verdict in replay.verdicts.items():
+        if verdict in ("DIFF", "ERROR"):
+            print(f"  {replay.explain(name)[:160]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,286 @@
+"""The ``events-calendar`` command: users, seed, and one-line failures without tracebacks.
+
+Commands run in-process through ``main([...])``; the installed console script runs as a real
+process for the cases where the process boundary itself matters. ``serve`` failures run as a
+process too, with a timeout, so a server that wrongly starts cannot hang the suite.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import events_calendar as ec
+from events_calendar.cli import main
+from events_calendar.errors import AuthenticationFailed
+
+UNREACHABLE = "sqlite:////nonexistent-dir/x.db"
+
+
+def console_script() -> str:
+    found = shutil.which("events-calendar", path=str(Path(sys.executable).parent))
+    assert found is not None, "the events-calendar console script is not installed"
+    return found
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A database URL in a temporary directory, which is also the working directory."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("EVENTS_CALENDAR_DB", raising=False)
+    return f"sqlite:///{tmp_path}/cal.db"
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], list[str]]:
+    """(exit status, stdout lines, stderr lines) of ``main(argv)``; SystemExit counts as exit."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err.splitlines()
+
+
+def process(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "EVENTS_CALENDAR_DB"}
+    return subprocess.run(  # noqa: S603 - our own console script
+        [console_script(), *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+        env=env,
+        check=False,
+    )
+
+
+# -- users -----------------------------------------------------------------------------------
+
+
+def test_users_add_prints_a_password_as_the_last_line_that_verifies(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``users add`` prints an application password last; it signs the user in."""
+    code, out, err = run(["users", "add", "alice", "--role", "editor", "--db", db], capsys)
+    assert (0, []) == (code, err)
+    with ec.connect(db) as cal:
+        user = cal.users.verify_password("alice", out[-1])
+    assert ("alice", ec.Role.EDITOR) == (user.login, user.role)
+
+
+def test_users_add_through_the_console_script(tmp_path: Path) -> None:
+    """The installed ``events-calendar`` adds a user whose printed password verifies."""
+    url = f"sqlite:///{tmp_path}/cal.db"
+    done = process(["users", "add", "carol", "--role", "administrator", "--db", url], tmp_path)
+    assert (0, "") == (done.returncode, done.stderr)
+    with ec.connect(url) as cal:
+        user = cal.users.verify_password("carol", done.stdout.splitlines()[-1])
+    assert ("carol", ec.Role.ADMINISTRATOR) == (user.login, user.role)
+
+
+def test_users_add_a_taken_login_fails_with_one_line(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Adding a login twice fails with one stderr line and exit status 1."""
+    run(["users", "add", "alice", "--db", db], capsys)
+    code, _, err = run(["users", "add", "alice", "--db", db], capsys)
+    assert (1, 1) == (code, len(err))
+    assert "alice" in err[0]
+
+
+def test_users_list_shows_id_login_and_role(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``users list`` prints one line per user: id, login, role."""
+    run(["users", "add", "alice", "--role", "administrator", "--db", db], capsys)
+    run(["users", "add", "bob", "--role", "subscriber", "--db", db], capsys)
+    code, out, err = run(["users", "list", "--db", db], capsys)
+    assert (0, ["1\talice\tadministrator", "2\tbob\tsubscriber"], []) == (code, out, err)
+
+
+def test_users_remove_forgets_the_user_and_their_password(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``users remove`` deletes the user; their password no longer verifies."""
+    _, out, _ = run(["users", "add", "bob", "--db", db], capsys)
+    password = out[-1]
+    code, _, err = run(["users", "remove", "bob", "--db", db], capsys)
+    assert (0, []) == (code, err)
+    with ec.connect(db) as cal:
+        assert [] == cal.users.list()
+        with pytest.raises(AuthenticationFailed, match="not valid"):
+            cal.users.verify_password("bob", password)
+
+
+def test_users_remove_an_unknown_login_fails_with_one_line(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Removing a login that does not exist fails with one line naming it."""
+    code, _, err = run(["users", "remove", "bob", "--db", db], capsys)
+    assert (1, ["events-calendar: There is no user 'bob'."]) == (code, err)
+
+
+def test_users_token_prints_a_token_as_the_last_line_that_verifies(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``users token`` prints a bearer token last; it identifies the user."""
+    run(["users", "add", "alice", "--role", "author", "--db", db], capsys)
+    code, out, err = run(["users", "token", "alice", "--db", db], capsys)
+    assert (0, []) == (code, err)
+    with ec.connect(db) as cal:
+        assert "alice" == cal.users.verify_token(out[-1]).login
+
+
+def test_users_token_for_an_unknown_login_fails_with_one_line(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Asking a token for a login that does not exist fails with one line."""
+    code, _, err = run(["users", "token", "nobody", "--db", db], capsys)
+    assert (1, ["events-calendar: There is no user 'nobody'."]) == (code, err)
+
+
+# -- seed ------------------------------------------------------------------------------------
+
+
+def test_seed_sample_fills_the_default_window(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``seed --sample`` loads 36 events, 33 of them in the default list window."""
+    code, out, err = run(["seed", "--sample", "--db", db], capsys)
+    assert (0, "Seeded 36 sample events.", []) == (code, out[-1], err)
+    with ec.connect(db) as cal:
+        everything = cal.events.list(start_date="2000-01-01", end_date="2100-01-01")
+        assert (33, 36) == (cal.events.list().total, everything.total)
+
+
+def test_seed_sample_adds_venues_organizers_and_terms(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The sample calendar has venues, organizers, categories and tags."""
+    run(["seed", "--sample", "--db", db], capsys)
+    with ec.connect(db) as cal:
+        counts = (
+            cal.venues.list().total,
+            cal.organizers.list().total,
+            cal.categories.list(hide_empty=False).total,
+            cal.tags.list(hide_empty=False).total,
+        )
+    assert (4, 3, 8, 6) == counts
+
+
+def test_seed_twice_leaves_the_calendar_alone(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second ``seed --sample`` seeds nothing and says so."""
+    run(["seed", "--sample", "--db", db], capsys)
+    code, out, err = run(["seed", "--sample", "--db", db], capsys)
+    assert (0, ["The calendar already has data; nothing seeded."], []) == (code, out, err)
+
+
+# -- where the database is -------------------------------------------------------------------
+
+
+def test_db_defaults_to_the_environment_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without ``--db`` the command uses ``$EVENTS_CALENDAR_DB``."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EVENTS_CALENDAR_DB", f"sqlite:///{tmp_path}/from-env.db")
+    run(["users", "add", "alice"], capsys)
+    assert (True, False) == (
+        (tmp_path / "from-env.db").is_file(),
+        (tmp_path / "events.db").exists(),
+    )
+
+
+def test_db_defaults_to_events_db_in_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without ``--db`` or the variable the command uses ``sqlite:///events.db``."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("EVENTS_CALENDAR_DB", raising=False)
+    code, _, _ = run(["users", "add", "alice"], capsys)
+    with ec.connect(f"sqlite:///{tmp_path}/events.db") as cal:
+        assert (0, ["alice"]) == (code, [u.login for u in cal.users.list()])
+
+
+# -- failures: one line, non-zero, no traceback ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["frobnicate"],
+        ["users"],
+        ["users", "add"],
+        ["users", "add", "alice", "--role", "wizard"],
+        ["users", "list", "--bogus"],
+        ["seed"],
+        ["seed", "--sample", "--db"],
+    ],
+    ids=lambda argv: " ".join(argv) or "(no arguments)",
+)
+def test_bad_arguments_fail_with_one_line(
+    db: str, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """Bad arguments: exactly one stderr line, a non-zero exit, no traceback."""
+    code, _, err = run(argv, capsys)
+    assert (True, 1, False) == (code != 0, len(err), "Traceback" in "\n".join(err))
+
+
+@pytest.mark.parametrize(
+    "url",
+    [UNREACHABLE, "mysql://localhost/events", "postgresql://nobody@127.0.0.1:1/none", "nonsense"],
+)
+@pytest.mark.parametrize(
+    "argv", [["users", "list"], ["users", "add", "alice"], ["seed", "--sample"]], ids=" ".join
+)
+def test_unreachable_database_fails_with_one_line(
+    db: str, capsys: pytest.CaptureFixture[str], argv: list[str], url: str
+) -> None:
+    """An unreachable database or unknown scheme: one stderr line, exit 1, no traceback."""
+    code, _, err = run([*argv, "--db", url], capsys)
+    assert (1, 1, False) == (code, len(err), "Traceback" in "\n".join(err))
+
+
+def test_unreachable_database_message_names_the_url(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The one line says which database could not be opened."""
+    _, _, err = run(["users", "list", "--db", UNREACHABLE], capsys)
+    assert (
+        "events-calendar: cannot open database 'sqlite:////nonexistent-dir/x.db': "
+        "unable to open database file"
+    ) == err[0]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["serve", "--db", UNREACHABLE],
+        ["serve", "--db", "mysql://localhost/events"],
+        ["serve", "--port", "eighty"],
+        ["serve", "--per-page", "0"],
+        ["serve", "--max-per-page", "zero"],
+        ["serve", "--timezone", "Mars/Olympus"],
+    ],
+    ids=" ".join,
+)
+def test_serve_fails_fast_with_one_line(tmp_path: Path, argv: list[str]) -> None:
+    """``serve`` with a bad argument or database exits non-zero with one line, no traceback."""
+    done = process([*argv, "--port", "0"] if "--port" not in argv else argv, tmp_path)
+    assert (True, 1, False) == (
+        done.returncode != 0,
+        len(done.stderr.splitlines()),
+        "Traceback" in done.stderr,
+    )
+
+
+def test_console_script_reports_an_unreachable_database_in_one_line(tmp_path: Path) -> None:
+    """The installed command prints one line and exits 1 for an unreachable database."""
+    done = process(["users", "list", "--db", UNREACHABLE], tmp_path)
+    assert (1, 1, False) == (
+        done.returncode,
+        len(done.stderr.splitlines()),
+        "Traceback" in done.stderr,
+    )
