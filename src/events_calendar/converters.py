@@ -54,13 +54,11 @@ def make_storage_converter() -> cattrs.Converter:
     structure_event = make_dict_structure_fn(Event, converter)
 
     def event_in_its_zone(data: dict[str, Any], _: type) -> Event:
-        event = structure_event(data, Event)
-        zone = resolve_zone(event.timezone)
-        return attrs.evolve(
-            event,
-            start_date=event.start_date.astimezone(zone),
-            end_date=event.end_date.astimezone(zone),
-        )
+        zone = resolve_zone(data["timezone"])
+        data = dict(data)
+        for name in ("start_date", "end_date"):
+            data[name] = _read_datetime(data[name]).astimezone(zone)
+        return structure_event(data, Event)
 
     converter.register_structure_hook(Event, event_in_its_zone)
     return converter

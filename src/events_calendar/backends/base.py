@@ -12,7 +12,7 @@ event from a venue: ``post_kind`` answers that.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Literal, Protocol, runtime_checkable
 
@@ -39,6 +39,11 @@ class Backend(Protocol):
         ...
 
     def close(self) -> None: ...
+
+    def generation(self) -> Hashable:
+        """A value that changes whenever stored data may have changed (any committed write,
+        from this process or another); caches compare it to know they are still current."""
+        ...
 
     # -- records ---------------------------------------------------------------------------
     def next_id(self, family: Family) -> int:

@@ -65,6 +65,7 @@ class MemoryBackend:
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
+        self._generation = 0
         self._undo: list[list[Callable[[], None]]] = []
         self._seq: dict[Family, int] = {"post": 0, "term": 0, "user": 0, "credential": 0}
         self._records: dict[Kind, dict[int, Record]] = {kind: {} for kind in KINDS}
@@ -97,6 +98,12 @@ class MemoryBackend:
             done = self._undo.pop()
             if self._undo:
                 self._undo[-1].extend(done)
+            elif done:
+                self._generation += 1
+
+    def generation(self) -> int:
+        """Changes whenever a write commits."""
+        return self._generation
 
     def _on_rollback(self, undo: Callable[[], None]) -> None:
         if self._undo:

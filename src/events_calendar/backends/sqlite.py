@@ -23,7 +23,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-import attrs
 from sqlite_utils import Database
 
 from ..converters import make_storage_converter
@@ -86,6 +85,7 @@ class SQLiteBackend:
         self.db = Database(connection)
         self._lock = threading.RLock()
         self._depth = 0
+        self._commits = 0
         self._converter = make_storage_converter()
         self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
         self.db.execute("PRAGMA foreign_keys = ON")
@@ -136,8 +136,16 @@ class SQLiteBackend:
             self._depth -= 1
             if outer:
                 self._retry(lambda: self.db.execute("COMMIT"))
+                self._commits += 1
             else:
                 self.db.execute(f"RELEASE sp{self._depth}")
+
+    def generation(self) -> tuple[int, int]:
+        """Changes whenever a write commits, here or in another connection to the file
+        (SQLite's ``data_version`` counts the others' commits)."""
+        with self._lock:
+            (version,) = self.db.conn.execute("PRAGMA data_version").fetchone()
+            return self._commits, int(version)
 
     @contextmanager
     def _reading(self) -> Iterator[None]:
@@ -175,7 +183,8 @@ class SQLiteBackend:
         return row
 
     def _records(self, kind: Kind, rows: list[dict[str, Any]]) -> list[Record]:
-        """Records from table rows, with their links or counts loaded in bulk."""
+        """Records from table rows, with their links loaded in bulk (one query per link
+        table); term rows carry their stored ``count``."""
         cls = RECORD_CLASSES[kind]
         ids = [row["id"] for row in rows]
         extras: dict[int, dict[str, Any]] = {i: {} for i in ids}
@@ -184,19 +193,11 @@ class SQLiteBackend:
                 linked = self._links(field, ids)
                 for event_id in ids:
                     extras[event_id][field] = linked.get(event_id, [])
-        elif kind in ("category", "tag") and ids:
-            counts = self._term_counts(kind, ids)
-            for term_id in ids:
-                extras[term_id]["count"] = counts.get(term_id, 0)
         found = []
         for row in rows:
             data = {k: v for k, v in row.items() if k not in _EXTRA_COLUMNS}
-            count = extras[row["id"]].pop("count", None)
             data.update(extras[row["id"]])
-            record = self._converter.structure(data, cls)
-            if count is not None:
-                record = _with_count(record, count)
-            found.append(record)
+            found.append(self._converter.structure(data, cls))
         return found
 
     def _links(self, field: str, event_ids: Sequence[int]) -> dict[int, list[int]]:
@@ -209,21 +210,6 @@ class SQLiteBackend:
                 list(chunk),
             ):
                 found.setdefault(event_id, []).append(target)
-        return found
-
-    def _term_counts(self, kind: Kind, term_ids: Sequence[int]) -> dict[int, int]:
-        table, _ = LINK_TABLES["categories" if kind == "category" else "tags"]
-        found: dict[int, int] = {}
-        for chunk in _chunks(term_ids):
-            found.update(
-                self.db.execute(
-                    f"SELECT l.term_id, count(*) FROM [{table}] l"
-                    " JOIN events e ON e.id = l.event_id"
-                    f" WHERE e.status = 'publish' AND l.term_id IN ({_marks(chunk)})"
-                    " GROUP BY l.term_id",
-                    list(chunk),
-                ).fetchall()
-            )
         return found
 
     def _select(self, kind: Kind, where: str, params: Sequence[Any]) -> list[dict[str, Any]]:
@@ -600,8 +586,3 @@ class SQLiteBackend:
 
 def _fold(text: object) -> str | None:
     return None if text is None else fold(str(text))
-
-
-def _with_count(record: Record, count: int) -> Record:
-    assert isinstance(record, Category | Tag)
-    return attrs.evolve(record, count=count)

@@ -175,11 +175,7 @@ def term_query(
     each row with its ``count`` of published events."""
     table = TABLES[kind]
     link_table, column = LINK_TABLES["categories" if kind == "category" else "tags"]
-    source = (
-        f"(SELECT t.*, (SELECT count(*) FROM [{link_table}] l JOIN events e"
-        f" ON e.id = l.event_id WHERE l.[{column}] = t.id AND e.status = 'publish') AS count"
-        f" FROM [{table}] t) t"
-    )
+    source = f"[{table}] t"  # ``count`` is stored, kept current by triggers (migration 0004)
     where = _Where()
     if flt.post is not None:
         where.add(f"t.id IN (SELECT [{column}] FROM [{link_table}] WHERE event_id = ?)", flt.post)

@@ -232,3 +232,55 @@ def _deferred_event_search_index(db: Database) -> None:
         " BEGIN INSERT INTO events_fts(rowid, title, excerpt, description)"
         " VALUES (new.id, new.title, new.excerpt, new.description); END"
     )
+
+
+@MIGRATIONS(name="0004_stored_term_counts_and_listing_index")
+def _stored_term_counts(db: Database) -> None:
+    """Term counts kept up to date by triggers, and an index that answers listings alone.
+
+    A term's ``count`` (its published events) is shown with every embedded term, so counting
+    on read cost a join over every link of the term on each request. Triggers keep a stored
+    count in step with link and status writes instead, in the writer's transaction. Deleting
+    an event adjusts the counts before its links cascade away (the cascade no longer sees the
+    event's status).
+
+    ``events_listing`` holds every column the common list filters read, in the order the
+    default listing seeks them, so counting a window touches the index only.
+    """
+    for field in ("categories", "tags"):
+        links, _ = LINK_TABLES[field]
+        terms = TABLES["category" if field == "categories" else "tag"]
+        db.execute(f"ALTER TABLE [{terms}] ADD COLUMN count INTEGER NOT NULL DEFAULT 0")
+        db.execute(
+            f"UPDATE [{terms}] SET count = (SELECT count(*) FROM [{links}] l"
+            f" JOIN events e ON e.id = l.event_id"
+            f" WHERE l.term_id = [{terms}].id AND e.status = 'publish')"
+        )
+        published = "(SELECT status FROM events WHERE id = {}.event_id) = 'publish'"
+        db.execute(
+            f"CREATE TRIGGER [{links}_count_insert] AFTER INSERT ON [{links}]"
+            f" WHEN {published.format('new')}"
+            f" BEGIN UPDATE [{terms}] SET count = count + 1 WHERE id = new.term_id; END"
+        )
+        db.execute(
+            f"CREATE TRIGGER [{links}_count_delete] AFTER DELETE ON [{links}]"
+            f" WHEN {published.format('old')}"
+            f" BEGIN UPDATE [{terms}] SET count = count - 1 WHERE id = old.term_id; END"
+        )
+        db.execute(
+            f"CREATE TRIGGER [{links}_count_event_delete] BEFORE DELETE ON events"
+            " WHEN old.status = 'publish'"
+            f" BEGIN UPDATE [{terms}] SET count = count - 1"
+            f" WHERE id IN (SELECT term_id FROM [{links}] WHERE event_id = old.id); END"
+        )
+        db.execute(
+            f"CREATE TRIGGER [{links}_count_status] AFTER UPDATE OF status ON events"
+            " WHEN (old.status = 'publish') != (new.status = 'publish')"
+            f" BEGIN UPDATE [{terms}] SET count = count"
+            " + CASE WHEN new.status = 'publish' THEN 1 ELSE -1 END"
+            f" WHERE id IN (SELECT term_id FROM [{links}] WHERE event_id = new.id); END"
+        )
+    db.execute(
+        "CREATE INDEX events_listing ON events"
+        " (status, hide_from_listings, utc_start, utc_end, featured, author)"
+    )

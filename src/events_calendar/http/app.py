@@ -7,7 +7,8 @@ paging) is the core's; errors are mapped to the reference's payloads in one plac
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
+from datetime import date
 from typing import Any, Literal
 
 import attrs
@@ -22,6 +23,7 @@ from ..posts import PostCollection
 from ..queries import EventFilter, EventQuery, LinkedQuery, Page, TermQuery
 from ..records import Category, Event, Kind, Organizer, Tag, Venue, interface_fields
 from .auth import authenticate
+from .cache import CachedResponse, ResponseCache, cacheable
 from .errors import HINT_HEADER, error_body, no_route_body
 from .meta import index_body, route_body
 from .openapi import openapi_document
@@ -97,10 +99,12 @@ class _Call:
 class _Api:
     """The handlers, bound to one calendar and one mount point."""
 
-    def __init__(self, calendar: Calendar, base_path: str, vendor: str) -> None:
+    def __init__(self, calendar: Calendar, base_path: str, vendor: str, cache: bool) -> None:
         self.calendar = calendar
         self.base_path = base_path.rstrip("/")
         self.namespace = f"{vendor}/events/v1"
+        self.cache = ResponseCache()
+        self.caching = cache
 
     # -- plumbing --------------------------------------------------------------------------
     def endpoint(
@@ -112,6 +116,17 @@ class _Api:
                 handler = self.options
             if handler is None:
                 return _json(404, no_route_body())
+            cache_key = self._cache_key(request)
+            generation: Hashable = None
+            if cache_key is not None:
+                generation = self.calendar.backend.generation()
+                hit = self.cache.get(cache_key, generation)
+                if hit is not None:
+                    return Response(
+                        b"" if request.method == "HEAD" else hit.body,
+                        status_code=hit.status,
+                        headers=dict(hit.headers),
+                    )
             urls = Urls(
                 f"{request.url.scheme}://{request.url.netloc}", self.base_path, self.namespace
             )
@@ -147,11 +162,29 @@ class _Api:
                 status, body, hint = error_body(error)
                 response = call.respond(status, body) if call else _json(status, body)
                 response.headers[HINT_HEADER] = hint.encode("ascii", "replace").decode()[:500]
+            if cache_key is not None and response.status_code == 200:
+                self.cache.put(
+                    cache_key,
+                    generation,
+                    CachedResponse(
+                        response.status_code, tuple(response.headers.items()), bytes(response.body)
+                    ),
+                )
             if request.method == "HEAD":
                 response.body = b""
             return response
 
         return serve
+
+    def _cache_key(self, request: Request) -> tuple[str, str, str, str, date] | None:
+        """The key of an anonymous read the cache may answer, else ``None``."""
+        if not self.caching or request.method not in ("GET", "HEAD"):
+            return None
+        if not cacheable(dict(request.query_params), "authorization" in request.headers):
+            return None
+        day = self.calendar.now().astimezone(self.calendar.zone).date()
+        url = request.url
+        return (url.scheme, url.netloc, url.path, url.query, day)
 
     async def options(self, call: _Call) -> Response:
         path = call.request.url.path.removeprefix(f"{self.base_path}/{self.namespace}")
@@ -458,10 +491,13 @@ def _csv(value: Any) -> Any:
 
 
 def create_app(
-    calendar: Calendar, *, base_path: str = "/wp-json", vendor: str = "tribe"
+    calendar: Calendar, *, base_path: str = "/wp-json", vendor: str = "tribe", cache: bool = True
 ) -> Starlette:
-    """An ASGI app serving ``calendar`` at ``{base_path}/{vendor}/events/v1``."""
-    api = _Api(calendar, base_path, vendor)
+    """An ASGI app serving ``calendar`` at ``{base_path}/{vendor}/events/v1``.
+
+    ``cache`` keeps answers to anonymous reads until the next write (``http.cache``).
+    """
+    api = _Api(calendar, base_path, vendor, cache)
     root = f"{api.base_path}/{api.namespace}"
     routes: list[Route] = []
 

@@ -1,6 +1,7 @@
 """Building the served app from the environment, so uvicorn workers can each build their own.
 
-``events-calendar serve`` writes its options into ``EVENTS_CALENDAR_*`` variables and asks
+``events-calendar serve`` writes its options into ``EVENTS_CALENDAR_*`` variables
+(``EVENTS_CALENDAR_RESPONSE_CACHE=0`` turns the anonymous-read cache off) and asks
 uvicorn for ``app_from_environment`` as a factory: with ``--workers N`` every worker process
 opens its own connection to the same database.
 """
@@ -46,4 +47,5 @@ def app_from_environment() -> Starlette:
         calendar,
         base_path=env.get(f"{_PREFIX}BASE_PATH", "/wp-json"),
         vendor=env.get(f"{_PREFIX}VENDOR", "tribe"),
+        cache=env.get(f"{_PREFIX}RESPONSE_CACHE", "1") != "0",
     )

@@ -1,0 +1,131 @@
+"""The anonymous-read response cache: served again until a write commits."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import events_calendar as ec
+from events_calendar.backends.sqlite import SQLiteBackend
+from events_calendar.http import create_app
+from events_calendar.http.cache import cacheable
+from events_calendar.queries import EventFilter
+
+API = "/wp-json/tribe/events/v1"
+NOW = datetime(2031, 1, 10, 12, tzinfo=UTC)
+WINDOW = {"start_date": "2031-01-01", "end_date": "2031-12-31"}
+
+
+class CountingBackend(SQLiteBackend):
+    """Counts the event queries that reach storage."""
+
+    queries = 0
+
+    def query_events(self, flt: EventFilter) -> tuple[list[ec.Event], int]:
+        type(self).queries += 1
+        return super().query_events(flt)
+
+
+@pytest.fixture
+def backend(tmp_path: Path) -> CountingBackend:
+    CountingBackend.queries = 0
+    return CountingBackend(tmp_path / "cache.db")
+
+
+@pytest.fixture
+def cal(backend: CountingBackend) -> ec.Calendar:
+    calendar = ec.Calendar(backend, clock=ec.FixedClock(NOW))
+    calendar.users.create("admin", role="administrator")
+    calendar.events.create(
+        title="First", start_date="2031-02-01 10:00", end_date="2031-02-01 11:00"
+    )
+    return calendar
+
+
+def get(cal: ec.Calendar, path: str, **kwargs: Any) -> httpx.Response:
+    async def send() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app_for(cal))
+        async with httpx.AsyncClient(transport=transport, base_url="http://cal.test") as client:
+            return await client.request(kwargs.pop("method", "GET"), API + path, **kwargs)
+
+    return asyncio.run(send())
+
+
+_APPS: dict[int, Any] = {}
+
+
+def app_for(cal: ec.Calendar) -> Any:
+    """One app per calendar, so its cache lives across requests."""
+    return _APPS.setdefault(id(cal), create_app(cal))
+
+
+def titles(response: httpx.Response) -> list[str]:
+    return [e["title"] for e in response.json()["events"]]
+
+
+def test_a_repeated_anonymous_read_is_served_from_the_cache(cal: ec.Calendar) -> None:
+    """The second identical anonymous list does not reach storage and answers the same."""
+    first = get(cal, "/events", params=WINDOW)
+    second = get(cal, "/events", params=WINDOW)
+    assert (1, first.content, dict(first.headers)) == (
+        CountingBackend.queries,
+        second.content,
+        dict(second.headers),
+    )
+
+
+def test_a_write_through_the_calendar_invalidates_the_cache(cal: ec.Calendar) -> None:
+    """After a committed write the next read sees it."""
+    get(cal, "/events", params=WINDOW)
+    cal.events.create(title="Second", start_date="2031-03-01 10:00", end_date="2031-03-01 11:00")
+    assert ["First", "Second"] == titles(get(cal, "/events", params=WINDOW))
+
+
+def test_a_write_from_another_connection_invalidates_the_cache(
+    cal: ec.Calendar, backend: CountingBackend
+) -> None:
+    """A commit by another process's connection to the file is noticed (data_version)."""
+    get(cal, "/events", params=WINDOW)
+    assert backend.path is not None
+    with ec.connect(f"sqlite:///{backend.path}", clock=ec.FixedClock(NOW)) as other:
+        other.events.create(
+            title="Elsewhere", start_date="2031-04-01 10:00", end_date="2031-04-01 11:00"
+        )
+    assert ["First", "Elsewhere"] == titles(get(cal, "/events", params=WINDOW))
+
+
+def test_signed_in_reads_bypass_the_cache(cal: ec.Calendar) -> None:
+    """Requests with credentials always reach storage."""
+    password = cal.users.issue_password("admin")
+    for _ in range(2):
+        get(cal, "/events", params=WINDOW, auth=("admin", password))
+    assert 2 == CountingBackend.queries
+
+
+@pytest.mark.parametrize(
+    ("query", "has_credentials", "expected"),
+    [
+        ({}, False, True),
+        ({"start_date": "2031-01-01", "end_date": "2031-12-31 23:00"}, False, True),
+        ({"start_date": "now"}, False, False),
+        ({"starts_after": "+2 hours"}, False, False),
+        ({"only_with_upcoming": "1"}, False, False),
+        ({"password": "secret"}, False, False),
+        ({}, True, False),
+    ],
+)
+def test_what_may_be_cached(query: dict[str, str], has_credentials: bool, expected: bool) -> None:
+    """Only anonymous reads whose answer cannot move within the day are cached."""
+    assert expected == cacheable(query, has_credentials)
+
+
+def test_head_from_the_cache_has_no_body(cal: ec.Calendar) -> None:
+    """HEAD after a cached GET answers the same headers and no body."""
+    get(cal, "/events", params=WINDOW)
+    head = get(cal, "/events", params=WINDOW, method="HEAD")
+    assert (200, b"", "1") == (head.status_code, head.content, head.headers["X-TEC-Total"])
