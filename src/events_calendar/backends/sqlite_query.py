@@ -65,7 +65,7 @@ def _statuses(
     author_column: str,
 ) -> None:
     where.add_in(column, [s.value for s in statuses])
-    if private_author is not None:
+    if private_author is not None and Status.PRIVATE in statuses:
         where.add(f"({column} != 'private' OR {author_column} = ?)", private_author)
 
 
@@ -86,6 +86,12 @@ def event_query(flt: EventFilter) -> tuple[str, list[Any], str]:
     ):
         if bound is not None:
             where.add(f"{column} {op} ?", _epoch(bound))
+    # An event never ends before it starts, so an upper bound on the end bounds the start too:
+    # said explicitly, it lets the index range on utc_start stop instead of running to the end.
+    if flt.end_max is not None:
+        where.add("e.utc_start <= ?", _epoch(flt.end_max))
+    if flt.end_before is not None:
+        where.add("e.utc_start < ?", _epoch(flt.end_before))
     _statuses(where, "e.status", flt.statuses, flt.private_author, "e.author")
     if flt.exclude_hidden:
         where.add("e.hide_from_listings = 0")
