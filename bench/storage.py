@@ -1,0 +1,633 @@
+"""Storage benchmark: bulk load rate, list/get latency against a hand-written lower bound.
+
+Usage::
+
+    .venv/bin/python bench/storage.py --sizes 10000,100000,1000000 \\
+        --out bench/results/storage.json [--db-dir DIR] [--repeat 200]
+
+For each N it loads N generated events (``dataset``) into a fresh SQLite file through
+``cal.events.bulk_create``, then times each query of ``QUERIES`` through the library and its
+hand-written twin (``handwritten``) on the same file, checks that both return the same rows, and
+reports p50/p95, the ratio library / hand-written, and memory. It prints a table and writes JSON.
+
+Why it is built this way:
+
+- **One process per size.** ``ru_maxrss`` is a high-water mark for the whole process, so sizes
+  run in child processes (this same script, one size each); each size's peak is its own.
+- **Interleaved timing.** Library and hand-written calls alternate (and swap order every
+  iteration), so drift (page cache, CPU frequency, other load) hits both sides alike.
+- **Checked, not trusted.** Every query's ids, order, totals, UTC instants and links are
+  compared between the two sides before timing; a difference aborts the run. A fast wrong
+  answer is not a result.
+- **What the library runs is recorded.** The statements of one traced call per query, with
+  ``EXPLAIN QUERY PLAN`` of each SELECT (and of the hand-written statement), go into the JSON
+  so a slow figure can be read against the plan that produced it.
+- **Which code was measured is recorded.** The library changes while benchmarks run, so each
+  size records a digest of the library source it imported (``library_source_sha256``).
+- **tracemalloc only for small N.** It slows allocation-heavy code several times over, so it
+  runs on a separate, untimed load and only for N <= ``--tracemalloc-max``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import hashlib
+import json
+import random
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from dataset import NOW, SEARCH_WORD, Catalog, CatalogSpec, create_catalog, event_rows
+from handwritten import HandPage, HandRow, HandWritten, day_end, day_start, default_window
+from report import build_report, render_table
+
+import events_calendar as ec
+
+__all__ = ["QUERIES", "WINDOWED", "BenchMismatch", "main", "run_size"]
+
+#: The calendar's zone: not UTC, so that day rounding and the default window are real work
+#: and a wrong bound on either side shows up as a mismatch.
+CALENDAR_ZONE = "Europe/Paris"
+PER_PAGE = 10
+#: The month the one-month window covers (the month after ``NOW``).
+MONTH = (date(2026, 7, 1), date(2026, 7, 31))
+#: The broad query whose page 200 is fetched: every year of the dataset.
+BROAD = (date(2020, 1, 1), date(2032, 12, 31))
+BROAD_PAGE = 200
+#: Popularity rank of the venue the venue query filters on (0 = busiest): a busy venue.
+VENUE_RANK = 9
+#: How many different events the get queries cycle through.
+GET_SAMPLE = 100
+#: Timed runs a query always gets, whatever ``--budget`` says.
+MIN_RUNS = 20
+
+#: Every query the benchmark times, in report order.
+QUERIES = (
+    "default_window",
+    "one_month",
+    "category_window",
+    "venue",
+    "search",
+    "page_200",
+    "get_by_id",
+    "get_by_slug",
+)
+#: Queries bounded by a date window, whose latency should not grow with N.
+WINDOWED = ("default_window", "one_month", "category_window")
+
+
+class BenchMismatch(AssertionError):
+    """The library and the hand-written SQL disagree: the benchmark refuses to time it."""
+
+
+@dataclass
+class Query:
+    """One benchmark query: the library call, its hand-written twin, and what to check."""
+
+    name: str
+    description: str
+    library: Callable[[int], Any]
+    hand: Callable[[int], Any]
+    params: dict[str, Any]
+    #: The hand-written statement's shape (see ``HandWritten.sql_of``) and its parameters,
+    #: for ``EXPLAIN QUERY PLAN``.
+    shape: str
+    shape_params: tuple[Any, ...]
+    #: A list (checked once) rather than a get (checked for every event it cycles over).
+    is_list: bool = True
+
+
+def _ms(ns: float) -> float:
+    return round(ns / 1e6, 4)
+
+
+def _percentile(samples: Sequence[int], q: float) -> int:
+    """Nearest-rank percentile (defined for any sample size, no interpolation)."""
+    ordered = sorted(samples)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+def _rss_mb() -> float:
+    """Peak resident set size of this process so far (Linux reports KiB, macOS bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+
+
+def _db_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
+
+
+def _fresh(path: Path) -> None:
+    for leftover in path.parent.glob(path.name + "*"):
+        leftover.unlink()
+
+
+def _open(path: Path) -> ec.Calendar:
+    return ec.connect(
+        f"sqlite:///{path}",
+        clock=ec.FixedClock(NOW),
+        settings=ec.Settings(timezone=CALENDAR_ZONE, per_page=PER_PAGE),
+    )
+
+
+# -- loading --------------------------------------------------------------------------------
+class _ProgressPrinter:
+    """Prints a progress line at most every ``every`` seconds, and at the end."""
+
+    def __init__(self, label: str, *, quiet: bool, every: float = 5.0) -> None:
+        self.label, self.quiet, self.every = label, quiet, every
+        self.started = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if self.quiet or (done < total and now - self.last < self.every):
+            return
+        self.last = now
+        elapsed = now - self.started
+        print(
+            f"  {self.label}: {done:>9,}/{total:,} events committed"
+            f"  {elapsed:7.1f} s  {done / elapsed:8,.0f} events/s",
+            flush=True,
+        )
+
+
+def load(
+    path: Path, n: int, spec: CatalogSpec, *, seed: int, quiet: bool = False
+) -> tuple[ec.Calendar, Catalog, list[int], dict[str, Any]]:
+    """A fresh file with the catalog and ``n`` events; returns the load figures.
+
+    The rows are generated before the clock starts, so the rate is ``bulk_create``'s alone.
+    """
+    _fresh(path)
+    cal = _open(path)
+    started = time.perf_counter()
+    catalog = create_catalog(cal, spec, seed=seed)
+    catalog_s = time.perf_counter() - started
+    started = time.perf_counter()
+    rows = list(event_rows(n, catalog, seed=seed))
+    generate_s = time.perf_counter() - started
+    rss_before = _rss_mb()
+    if not quiet:
+        print(f"  N={n:,}: validating {n:,} rows, then writing in batches", flush=True)
+    gc.collect()
+    started = time.perf_counter()
+    ids = cal.events.bulk_create(rows, progress=_ProgressPrinter(f"N={n:,}", quiet=quiet))
+    load_s = time.perf_counter() - started
+    del rows
+    figures = {
+        "events": len(ids),
+        "seconds": round(load_s, 3),
+        "events_per_s": round(len(ids) / load_s, 1),
+        "catalog_seconds": round(catalog_s, 3),
+        "generate_seconds": round(generate_s, 3),
+        "rss_before_load_mb": rss_before,
+        "peak_rss_after_load_mb": (peak := _rss_mb()),
+        # What the load itself added, net of the generated rows the benchmark holds.
+        "load_rss_delta_mb": round(peak - rss_before, 1),
+        "db_bytes": _db_bytes(path),
+    }
+    return cal, catalog, ids, figures
+
+
+def traced_load_peak(path: Path, n: int, spec: CatalogSpec, *, seed: int) -> float:
+    """Peak Python heap (MiB) allocated by ``bulk_create`` for ``n`` rows, on a scratch file.
+
+    Separate from the timed load because tracemalloc slows allocation several times over.
+    """
+    _fresh(path)
+    cal = _open(path)
+    try:
+        catalog = create_catalog(cal, spec, seed=seed)
+        rows = list(event_rows(n, catalog, seed=seed))
+        gc.collect()
+        tracemalloc.start()
+        try:
+            cal.events.bulk_create(rows)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    finally:
+        cal.close()
+        _fresh(path)
+    return round(peak / 2**20, 1)
+
+
+# -- queries --------------------------------------------------------------------------------
+def _check_event(name: str, event: ec.Event, hand: HandRow) -> None:
+    want = (hand.id, hand.utc_start, hand.utc_end, hand.links)
+    got = (
+        event.id,
+        int(event.utc_start_date.timestamp()),
+        int(event.utc_end_date.timestamp()),
+        (event.venue, event.organizer, event.categories, event.tags),
+    )
+    if got != want:
+        raise BenchMismatch(f"{name}: library row {got} != hand-written row {want}")
+
+
+def check_same(name: str, library: Any, hand: Any) -> dict[str, Any]:
+    """Raise ``BenchMismatch`` unless both sides returned the same rows; return a summary."""
+    if isinstance(hand, HandRow):
+        _check_event(name, library, hand)
+        return {"ids_match": True, "returned": 1}
+    assert isinstance(hand, HandPage)
+    page: ec.Page[ec.Event] = library
+    lib_ids = [e.id for e in page.items]
+    if lib_ids != hand.ids or page.total != hand.total:
+        raise BenchMismatch(
+            f"{name}: library total {page.total} ids {lib_ids}"
+            f" != hand-written total {hand.total} ids {hand.ids}"
+        )
+    for event, row in zip(page.items, hand.items, strict=True):
+        _check_event(name, event, row)
+    return {"ids_match": True, "returned": len(lib_ids), "total": page.total}
+
+
+def build_queries(
+    cal: ec.Calendar, hand: HandWritten, catalog: Catalog, ids: list[int], *, seed: int
+) -> list[Query]:
+    """The benchmark's queries, as an anonymous visitor of the public site asks them."""
+    public = cal.as_user(None)
+    zone = ZoneInfo(CALENDAR_ZONE)
+    low, high = default_window(NOW, zone)
+    month = (day_start(MONTH[0], zone), day_end(MONTH[1], zone))
+    broad = (day_start(BROAD[0], zone), day_end(BROAD[1], zone))
+    category = catalog.category_slugs[0]
+    venue = catalog.venue_ids[min(VENUE_RANK, len(catalog.venue_ids) - 1)]
+    month_params = {"start_date": MONTH[0].isoformat(), "end_date": MONTH[1].isoformat()}
+    broad_params = {"start_date": BROAD[0].isoformat(), "end_date": BROAD[1].isoformat()}
+    # Page 200 of the broad query, or its last page on a dataset too small to have 200.
+    broad_total = hand.window(*broad).total
+    page = max(1, min(BROAD_PAGE, -(-broad_total // PER_PAGE)))
+    sample = _published_sample(hand, ids, seed=seed)
+    slugs = [slug for _, slug in sample]
+    event_ids = [i for i, _ in sample]
+
+    return [
+        Query(
+            "default_window",
+            "list() with no filter: yesterday .. +24 months",
+            lambda _: public.events.list(),
+            lambda _: hand.window(low, high),
+            {},
+            "window",
+            (low, high, high),
+        ),
+        Query(
+            "one_month",
+            "list(start_date, end_date) over one month",
+            lambda _: public.events.list(**month_params),
+            lambda _: hand.window(*month),
+            month_params,
+            "window",
+            (*month, month[1]),
+        ),
+        Query(
+            "category_window",
+            "list(categories=[top-level slug], one-month window); includes sub-categories",
+            lambda _: public.events.list(categories=[category], **month_params),
+            lambda _: hand.category_window(category, *month),
+            {"categories": [category], **month_params},
+            "category_window",
+            (category, *month, month[1]),
+        ),
+        Query(
+            "venue",
+            f"list(venue=[the #{VENUE_RANK + 1} busiest venue]) in the default window",
+            lambda _: public.events.list(venue=[venue]),
+            lambda _: hand.venue_window(venue, low, high),
+            {"venue": [venue]},
+            "venue",
+            (venue, low, high, high),
+        ),
+        Query(
+            "search",
+            f"list(search={SEARCH_WORD!r}) in the default window",
+            lambda _: public.events.list(search=SEARCH_WORD),
+            lambda _: hand.search_window(SEARCH_WORD, low, high),
+            {"search": SEARCH_WORD},
+            "search",
+            (f'"{SEARCH_WORD}"', low, high, high),
+        ),
+        Query(
+            "page_200",
+            f"list(page={page}) of {BROAD[0].year}-{BROAD[1].year}",
+            lambda _: public.events.list(page=page, **broad_params),
+            lambda _: hand.window(*broad, page=page),
+            {"page": page, **broad_params},
+            "window",
+            (*broad, broad[1]),
+        ),
+        Query(
+            "get_by_id",
+            f"get(id), cycling over {len(event_ids)} published events",
+            lambda i: public.events.get(event_ids[i % len(event_ids)]),
+            lambda i: hand.get(event_ids[i % len(event_ids)]),
+            {"ids": len(event_ids)},
+            "get_by_id",
+            (event_ids[0],),
+            is_list=False,
+        ),
+        Query(
+            "get_by_slug",
+            f"get_by_slug(slug), cycling over {len(slugs)} published events",
+            lambda i: public.events.get_by_slug(slugs[i % len(slugs)]),
+            lambda i: hand.get_by_slug(slugs[i % len(slugs)]),
+            {"slugs": len(slugs)},
+            "get_by_slug",
+            (slugs[0],),
+            is_list=False,
+        ),
+    ]
+
+
+def _published_sample(hand: HandWritten, ids: list[int], *, seed: int) -> list[tuple[int, str]]:
+    """Up to ``GET_SAMPLE`` (id, slug) of published events, spread over the whole file."""
+    rng = random.Random(seed)
+    picked = rng.sample(ids, min(len(ids), GET_SAMPLE * 2))
+    marks = ", ".join("?" * len(picked))
+    rows = hand.conn.execute(
+        f"SELECT id, slug FROM events WHERE status = 'publish' AND id IN ({marks}) ORDER BY id",
+        picked,
+    ).fetchall()
+    rng.shuffle(rows)
+    return [(int(i), str(s)) for i, s in rows[:GET_SAMPLE]]
+
+
+def _trace(cal: ec.Calendar, call: Callable[[], Any]) -> list[str]:
+    """The SQL statements one library call runs (SQLite backend only).
+
+    Includes the statements SQLite runs on its own behalf (FTS5 index reads, triggers), which
+    the trace marks with a leading ``--``.
+    """
+    conn = getattr(getattr(cal.backend, "db", None), "conn", None)
+    if not isinstance(conn, sqlite3.Connection):
+        return []
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        call()
+    finally:
+        conn.set_trace_callback(None)
+    return statements
+
+
+def _plan(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> list[str]:
+    try:
+        return [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", list(params))]
+    except sqlite3.Error as error:  # e.g. the library's fold() is not on this connection
+        return [f"(no plan: {error})"]
+
+
+def time_query(
+    query: Query, repeat: int, warmup: int, budget_s: float | None = None
+) -> tuple[list[int], list[int]]:
+    """Library and hand-written timings (ns), interleaved, order swapped every iteration.
+
+    With ``budget_s``, stops early once that many seconds are spent and ``MIN_RUNS`` runs are
+    done: a query taking a second at 1M events would otherwise hold the run for minutes
+    without making its percentiles any more useful.
+    """
+    for i in range(warmup):
+        query.library(i)
+        query.hand(i)
+    lib: list[int] = []
+    hand: list[int] = []
+    clock = time.perf_counter_ns
+    deadline = None if budget_s is None else clock() + int(budget_s * 1e9)
+    for i in range(repeat):
+        if deadline is not None and i >= MIN_RUNS and clock() > deadline:
+            break
+        first, second, first_out, second_out = (
+            (query.library, query.hand, lib, hand)
+            if i % 2 == 0
+            else (query.hand, query.library, hand, lib)
+        )
+        t0 = clock()
+        first(i)
+        t1 = clock()
+        second(i)
+        t2 = clock()
+        first_out.append(t1 - t0)
+        second_out.append(t2 - t1)
+    return lib, hand
+
+
+def _stats(samples: list[int]) -> dict[str, float]:
+    return {
+        "p50_ms": _ms(_percentile(samples, 50)),
+        "p95_ms": _ms(_percentile(samples, 95)),
+        "min_ms": _ms(min(samples)),
+        "mean_ms": _ms(sum(samples) / len(samples)),
+    }
+
+
+def run_queries(
+    cal: ec.Calendar,
+    hand: HandWritten,
+    queries: list[Query],
+    *,
+    repeat: int,
+    warmup: int,
+    budget_s: float | None = None,
+) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for query in queries:
+        # A list is checked once; a get is checked for every event of its sample.
+        checked: dict[str, Any] = {}
+        for i in range(1 if query.is_list else GET_SAMPLE):
+            checked = check_same(query.name, query.library(i), query.hand(i))
+        statements = _trace(cal, lambda q=query: q.library(0))  # type: ignore[misc]
+        own = [s for s in statements if not s.startswith("--")]
+        lib_ns, hand_ns = time_query(query, repeat, warmup, budget_s)
+        lib, hw = _stats(lib_ns), _stats(hand_ns)
+        results[query.name] = {
+            "description": query.description,
+            "params": query.params,
+            "runs": len(lib_ns),
+            **checked,
+            "library": lib,
+            "hand": hw,
+            "ratio_p50": round(lib["p50_ms"] / hw["p50_ms"], 2) if hw["p50_ms"] else None,
+            # Statements the library sent; SQLite's own (FTS5 reads) are counted apart.
+            "library_statements": len(own),
+            "sqlite_internal_statements": len(statements) - len(own),
+            "library_sql": own,
+            "library_plans": {s: _plan(hand.conn, s) for s in own if s.startswith("SELECT")},
+            "hand_sql": hand.sql_of(query.shape),
+            "hand_plan": _plan(hand.conn, hand.sql_of(query.shape), query.shape_params),
+        }
+    return results
+
+
+def library_fingerprint() -> str:
+    """A digest of the library's source files as imported by this process.
+
+    The library changes while benchmarks run (``git describe --dirty`` cannot tell two dirty
+    trees apart), so each run records exactly which code it measured.
+    """
+    digest = hashlib.sha256()
+    root = Path(ec.__file__).parent
+    for source in sorted(root.rglob("*.py")):
+        digest.update(source.relative_to(root).as_posix().encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# -- one size -------------------------------------------------------------------------------
+def run_size(
+    n: int,
+    *,
+    db_dir: Path,
+    repeat: int,
+    warmup: int = 3,
+    budget_s: float | None = None,
+    seed: int = 20260615,
+    spec: CatalogSpec | None = None,
+    tracemalloc_max: int = 10_000,
+    quiet: bool = False,
+) -> dict[str, Any]:
+    """Load ``n`` events into ``db_dir/events-<n>.db`` and time every query."""
+    source = library_fingerprint()  # first, as close as possible to the import it describes
+    spec = spec or CatalogSpec()
+    db_dir.mkdir(parents=True, exist_ok=True)
+    path = db_dir / f"events-{n}.db"
+    cal, catalog, ids, load_figures = load(path, n, spec, seed=seed, quiet=quiet)
+    hand = HandWritten(path, per_page=PER_PAGE)
+    try:
+        queries = build_queries(cal, hand, catalog, ids, seed=seed)
+        if not quiet:
+            print(f"  N={n:,}: timing {len(queries)} queries x {repeat} runs", flush=True)
+        results = run_queries(cal, hand, queries, repeat=repeat, warmup=warmup, budget_s=budget_s)
+        counts = dict(
+            hand.conn.execute("SELECT status, count(*) FROM events GROUP BY status").fetchall()
+        )
+    finally:
+        hand.close()
+        cal.close()
+    peak_rss = _rss_mb()  # before the traced load below, which is not part of the figures
+    if n <= tracemalloc_max:
+        scratch = db_dir / f"events-{n}-traced.db"
+        load_figures["tracemalloc_peak_mb"] = traced_load_peak(scratch, n, spec, seed=seed)
+    else:
+        load_figures["tracemalloc_peak_mb"] = None
+    return {
+        "n": n,
+        "library_source_sha256": source,
+        "db": str(path),
+        "catalog": asdict(spec),
+        "statuses": counts,
+        "load": load_figures,
+        "queries": results,
+        "peak_rss_mb": peak_rss,
+    }
+
+
+# -- command line ---------------------------------------------------------------------------
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="10000,100000", help="comma-separated event counts")
+    parser.add_argument("--out", type=Path, default=Path("bench/results/storage.json"))
+    parser.add_argument(
+        "--db-dir", type=Path, help="where the SQLite files go (kept); default: a temp dir"
+    )
+    parser.add_argument("--repeat", type=int, default=200, help="timed runs per query")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed runs per query")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        help=f"seconds of timing per query after which to stop (at least {MIN_RUNS} runs)",
+    )
+    parser.add_argument("--seed", type=int, default=20260615)
+    parser.add_argument("--tracemalloc-max", type=int, default=10_000)
+    parser.add_argument("--in-process", action="store_true", help="run every size in this process")
+    # Internal: a child run for one size; writes JSON, prints no table.
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def _run_child(n: int, args: argparse.Namespace, db_dir: Path, scratch: Path) -> dict[str, Any]:
+    """One size in a fresh interpreter, so its peak RSS is its own."""
+    out = scratch / f"run-{n}.json"
+    command = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        f"--sizes={n}",
+        f"--out={out}",
+        f"--db-dir={db_dir}",
+        f"--repeat={args.repeat}",
+        f"--warmup={args.warmup}",
+        *([f"--budget={args.budget}"] if args.budget is not None else []),
+        f"--seed={args.seed}",
+        f"--tracemalloc-max={args.tracemalloc_max}",
+    ]
+    subprocess.run(command, check=True)  # noqa: S603 - our own script, our own arguments
+    runs: list[dict[str, Any]] = json.loads(out.read_text())["runs"]
+    return runs[0]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parse(argv)
+    sizes = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
+    scratch = Path(tempfile.mkdtemp(prefix="ec-bench-"))
+    db_dir = args.db_dir or scratch / "db"
+    runs = []
+    try:
+        for n in sizes:
+            if args.in_process or args.child:
+                run = run_size(
+                    n,
+                    db_dir=db_dir,
+                    repeat=args.repeat,
+                    warmup=args.warmup,
+                    budget_s=args.budget,
+                    seed=args.seed,
+                    tracemalloc_max=args.tracemalloc_max,
+                )
+            else:
+                print(f"N = {n:,} (in a child process)", flush=True)
+                run = _run_child(n, args, db_dir, scratch)
+            if args.db_dir is None:  # a temp file: free the disk before the next size
+                _fresh(Path(run["db"]))
+            runs.append(run)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    config = {
+        "repeat": args.repeat,
+        "warmup": args.warmup,
+        "budget_s": args.budget,
+        "min_runs": MIN_RUNS,
+        "seed": args.seed,
+        "now": NOW.isoformat(),
+        "calendar_zone": CALENDAR_ZONE,
+        "per_page": PER_PAGE,
+        "search_word": SEARCH_WORD,
+        "timer": "time.perf_counter_ns; library and hand-written calls interleaved",
+    }
+    report = build_report(runs, config=config, windowed=WINDOWED)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    if not args.child:
+        print(render_table(report))
+        print(f"\nJSON: {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
