@@ -49,6 +49,9 @@ __all__ = ["SQLiteBackend"]
 
 #: How long a writer waits for another process's transaction before giving up.
 BUSY_TIMEOUT_SECONDS = 60.0
+#: Page cache per connection (KiB) and memory-mapped window for reads (bytes).
+CACHE_KIB = 64 * 1024
+MMAP_BYTES = 1024 * 1024 * 1024
 _CHUNK = 900  # ids per IN (...) list, well under SQLite's variable limit
 _EXTRA_COLUMNS = ("name_key", "utc_start", "utc_end", "published")
 _LINK_TARGET: dict[str, Kind] = {
@@ -92,6 +95,10 @@ class SQLiteBackend:
         if self.path is not None:
             self._retry(lambda: self.db.execute("PRAGMA journal_mode = WAL"))
             self.db.execute("PRAGMA synchronous = NORMAL")
+            # SQLite's defaults (a 2 MiB page cache, no memory map) suit small files; a large
+            # calendar's indexes thrash that cache on every bulk batch and every count.
+            self.db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+            self.db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         with self.transaction():
             MIGRATIONS.apply(self.db)
 
