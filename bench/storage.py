@@ -369,14 +369,28 @@ def _published_sample(hand: HandWritten, ids: list[int], *, seed: int) -> list[t
     return [(int(i), str(s)) for i, s in rows[:GET_SAMPLE]]
 
 
+def _library_connection(cal: ec.Calendar) -> sqlite3.Connection | None:
+    """The SQLite backend's connection (for tracing and settings), if it is one."""
+    conn = getattr(getattr(cal.backend, "db", None), "conn", None)
+    return conn if isinstance(conn, sqlite3.Connection) else None
+
+
+def _pragmas(conn: sqlite3.Connection | None) -> dict[str, Any]:
+    """The connection settings that move read latency the most."""
+    if conn is None:
+        return {}
+    names = ("cache_size", "mmap_size", "journal_mode", "synchronous", "page_size")
+    return {name: conn.execute(f"PRAGMA {name}").fetchone()[0] for name in names}
+
+
 def _trace(cal: ec.Calendar, call: Callable[[], Any]) -> list[str]:
     """The SQL statements one library call runs (SQLite backend only).
 
     Includes the statements SQLite runs on its own behalf (FTS5 index reads, triggers), which
     the trace marks with a leading ``--``.
     """
-    conn = getattr(getattr(cal.backend, "db", None), "conn", None)
-    if not isinstance(conn, sqlite3.Connection):
+    conn = _library_connection(cal)
+    if conn is None:
         return []
     statements: list[str] = []
     conn.set_trace_callback(statements.append)
@@ -517,6 +531,7 @@ def run_size(
         counts = dict(
             hand.conn.execute("SELECT status, count(*) FROM events GROUP BY status").fetchall()
         )
+        pragmas = {"library": _pragmas(_library_connection(cal)), "hand": _pragmas(hand.conn)}
     finally:
         hand.close()
         cal.close()
@@ -532,6 +547,7 @@ def run_size(
         "db": str(path),
         "catalog": asdict(spec),
         "statuses": counts,
+        "connection_pragmas": pragmas,
         "load": load_figures,
         "queries": results,
         "peak_rss_mb": peak_rss,
