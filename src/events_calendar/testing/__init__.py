@@ -16,6 +16,10 @@ import pytest
 # Plain asserts in the shipped suite get pytest's detailed failure reports.
 pytest.register_assert_rewrite(
     "events_calendar.testing.contract_access",
+    "events_calendar.testing.contract_event_base",
+    "events_calendar.testing.contract_event_changes",
+    "events_calendar.testing.contract_event_create",
+    "events_calendar.testing.contract_event_lists",
     "events_calendar.testing.contract_events",
     "events_calendar.testing.contract_records",
 )

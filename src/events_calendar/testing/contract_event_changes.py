@@ -1,0 +1,511 @@
+"""The event contract: reading, updating, password protection and deleting."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import attrs
+import pytest
+
+import events_calendar as ec
+from events_calendar.errors import (
+    Forbidden,
+    InTrash,
+    InvalidParameter,
+    NotFound,
+    WrongKind,
+)
+
+from .base import NOW
+from .contract_event_base import (
+    RANGE,
+    EventContractBase,
+    span,
+    wall,
+)
+
+__all__ = ["EventChangeContract"]
+
+
+class EventChangeContract(EventContractBase):
+    """Reading, updating, password-protected and deleting events."""
+
+    # == update ==============================================================================
+    def test_update_changes_only_the_given_field(self, cal: ec.Calendar) -> None:
+        """Every field not given keeps its value (evupd_post_title, DESIGN 3)."""
+        hall = cal.venues.create(venue="Grand Hall")
+        jane = cal.organizers.create(organizer="Jane Doe")
+        event = self.add_event(
+            cal,
+            title="Rock Night",
+            timezone="Europe/Paris",
+            cost="$15",
+            website="https://rock.example.org",
+            venue=hall.id,
+            organizer=[jane.id],
+            categories=["Rock"],
+            tags=["Loud"],
+            featured=True,
+            sticky=True,
+            show_map=True,
+            show_map_link=True,
+            all_day=True,
+            excerpt="Guitars",
+            date="2021-05-05 10:00:00",
+        )
+        updated = cal.events.update(event.id, title="Rock Night Deluxe")
+        # ``modified`` is the one server-kept field an update moves (to now: the creation
+        # took it from the publication date, as the reference does in ev_dated).
+        assert attrs.evolve(event, title="Rock Night Deluxe", modified=updated.modified) == updated
+
+    def test_update_keeps_organizers_zone_and_flags(self, cal: ec.Calendar) -> None:
+        """Organizers, time zone and booleans survive an update that omits them (DESIGN 3)."""
+        jane = cal.organizers.create(organizer="Jane Doe")
+        event = self.add_event(
+            cal,
+            organizer=[jane.id],
+            timezone="America/New_York",
+            featured=True,
+            sticky=True,
+            show_map=True,
+            hide_from_listings=True,
+        )
+        updated = cal.events.update(event.id, cost="5 - 50")
+        expected = ((jane.id,), "America/New_York", True, True, True, True, span(event))
+        actual = (
+            updated.organizer,
+            updated.timezone,
+            updated.featured,
+            updated.sticky,
+            updated.show_map,
+            updated.hide_from_listings,
+            span(updated),
+        )
+        assert expected == actual
+
+    def test_update_is_what_get_returns(self, cal: ec.Calendar) -> None:
+        """The record an update returns is the stored one (evupd_read_after)."""
+        event = self.add_event(cal)
+        updated = cal.events.update(event.id, title="Renamed", tags=["New"])
+        assert updated == cal.events.get(event.id)
+
+    def test_update_sets_modified_from_the_clock(
+        self, cal: ec.Calendar, clock: ec.FixedClock
+    ) -> None:
+        """An update stamps ``modified`` and leaves the publication date alone."""
+        event = self.add_event(cal)
+        clock.advance(timedelta(hours=1))
+        updated = cal.events.update(event.id, title="Later")
+        assert (NOW, NOW + timedelta(hours=1)) == (updated.date, updated.modified)
+
+    def test_update_replaces_the_venue(self, cal: ec.Calendar) -> None:
+        """Giving a venue replaces the linked one (evupd_put_venue)."""
+        hall = cal.venues.create(venue="Grand Hall")
+        pleyel = cal.venues.create(venue="Salle Pleyel")
+        event = self.add_event(cal, venue=hall.id)
+        assert (pleyel.id,) == cal.events.update(event.id, venue=pleyel.id).venue
+
+    @pytest.mark.parametrize("empty", [None, 0, [], ""], ids=["none", "zero", "list", "text"])
+    def test_update_clears_the_venue(self, cal: ec.Calendar, empty: object) -> None:
+        """``venue`` None, 0, [] or "" removes the venue (evupd_clear_venue deviation)."""
+        hall = cal.venues.create(venue="Grand Hall")
+        event = self.add_event(cal, venue=hall.id)
+        assert () == cal.events.update(event.id, venue=empty).venue
+
+    def test_update_clears_organizers_with_an_empty_list(self, cal: ec.Calendar) -> None:
+        """``organizer=[]`` removes every organizer (evupd_clear_org)."""
+        jane = cal.organizers.create(organizer="Jane Doe")
+        event = self.add_event(cal, organizer=[jane.id])
+        assert () == cal.events.update(event.id, organizer=[]).organizer
+
+    def test_update_clears_categories_and_tags(self, cal: ec.Calendar) -> None:
+        """``categories=[]`` and ``tags=[]`` remove every term (evupd_clear_cats)."""
+        event = self.add_event(cal, categories=["Music"], tags=["Free"])
+        updated = cal.events.update(event.id, categories=[], tags=[])
+        assert ((), ()) == (updated.categories, updated.tags)
+
+    def test_update_replaces_categories(self, cal: ec.Calendar) -> None:
+        """Giving categories replaces the linked ones (evupd_patch_cats)."""
+        music = cal.categories.create(name="Music")
+        rock = cal.categories.create(name="Rock", parent=music.id)
+        event = self.add_event(cal, categories=[music.id])
+        assert (rock.id, music.id) == cal.events.update(
+            event.id, categories=[rock.id, music.id]
+        ).categories
+
+    def test_update_with_inline_venue_creates_it(self, cal: ec.Calendar) -> None:
+        """Inline venue data on update creates and links the venue (evupd_inline_venue)."""
+        event = self.add_event(cal)
+        updated = cal.events.update(
+            event.id, venue={"venue": "Update Inline Venue", "city": "Berlin"}
+        )
+        (venue_id,) = updated.venue
+        venue = cal.venues.get(venue_id)
+        assert ("Update Inline Venue", "Berlin") == (venue.venue, venue.city)
+
+    def test_update_cost_recomputes_its_details(self, cal: ec.Calendar) -> None:
+        """A new cost brings new details (evupd_cost_range)."""
+        event = self.add_event(cal, cost="$15")
+        updated = cal.events.update(event.id, cost="20-10")
+        assert ("20-10", ec.CostDetails(values=("10", "20"))) == (
+            updated.cost,
+            updated.cost_details,
+        )
+
+    def test_update_slug_renames_and_keeps_the_old_slug(self, cal: ec.Calendar) -> None:
+        """After a rename both slugs resolve to the event (evupd_slug_read_old)."""
+        event = self.add_event(cal, title="New Year Concert")
+        cal.events.update(event.id, slug="new-year-concert-2032")
+        by_new = cal.events.get_by_slug("new-year-concert-2032")
+        by_old = cal.events.get_by_slug("new-year-concert")
+        assert (event.id, event.id, "new-year-concert-2032") == (by_new.id, by_old.id, by_old.slug)
+
+    def test_update_by_slug_can_rename(self, cal: ec.Calendar) -> None:
+        """A by-slug update may change the slug (evupd_slug_put_slug deviation)."""
+        event = self.add_event(cal, title="New Year Concert")
+        updated = cal.events.update_by_slug("new-year-concert", slug="new-year-concert-2032")
+        assert (event.id, "new-year-concert-2032") == (updated.id, updated.slug)
+
+    def test_update_by_slug_through_the_old_slug(self, cal: ec.Calendar) -> None:
+        """A former slug still addresses the event for updates."""
+        event = self.add_event(cal, title="New Year Concert")
+        cal.events.update(event.id, slug="new-year-concert-2032")
+        updated = cal.events.update_by_slug("new-year-concert", all_day=True)
+        assert (event.id, True) == (updated.id, updated.all_day)
+
+    def test_update_by_unknown_slug_names_the_slug(self, cal: ec.Calendar) -> None:
+        """An unknown slug is a rest_invalid_param on slug (evupd_unknown_slug deviation)."""
+        with pytest.raises(NotFound, match="no-such-event") as caught:
+            cal.events.update_by_slug("no-such-event", title="Ghost")
+        assert ("rest_invalid_param", ["slug"]) == (caught.value.code, list(caught.value.fields))
+
+    def test_update_timezone_keeps_the_wall_clock(self, cal: ec.Calendar) -> None:
+        """Changing only the zone keeps the local times and moves the instants."""
+        event = self.add_event(cal, start="2031-10-11 20:00:00", end="2031-10-11 23:59:00")
+        updated = cal.events.update(event.id, timezone="Europe/Paris")
+        expected = (
+            (
+                "2031-10-11 20:00:00",
+                "2031-10-11 23:59:00",
+                "2031-10-11 18:00:00",
+                "2031-10-11 21:59:00",
+            ),
+            "Europe/Paris",
+            "CEST",
+        )
+        assert expected == (span(updated), updated.timezone, updated.timezone_abbr)
+
+    def test_update_dates_with_timezone_reads_them_in_it(self, cal: ec.Calendar) -> None:
+        """Dates sent with a new zone are read in that zone (evupd_patch_dates)."""
+        event = self.add_event(cal, start="2031-10-10 20:00", end="2031-10-10 23:30")
+        updated = cal.events.update(
+            event.id,
+            start_date="2031-10-11 20:00:00",
+            end_date="2031-10-11 23:59:00",
+            timezone="Europe/Paris",
+        )
+        expected = (
+            "2031-10-11 20:00:00",
+            "2031-10-11 23:59:00",
+            "2031-10-11 18:00:00",
+            "2031-10-11 21:59:00",
+        )
+        assert expected == span(updated)
+
+    def test_update_dates_alone_are_read_in_the_event_zone(self, cal: ec.Calendar) -> None:
+        """Dates sent without a zone are read in the event's own zone, not the calendar's."""
+        event = self.add_event(cal, timezone="Europe/Paris")
+        updated = cal.events.update(event.id, start_date="2031-06-15 20:00:00")
+        assert ("2031-06-15 20:00:00", "2031-06-15 18:00:00") == (
+            wall(updated.start_date),
+            wall(updated.utc_start_date),
+        )
+
+    def test_update_start_past_the_end_names_end_date(self, cal: ec.Calendar) -> None:
+        """A new start after the kept end is refused naming end_date (evupd_end_before_start)."""
+        event = self.add_event(cal)
+        with pytest.raises(InvalidParameter, match="end_date") as caught:
+            cal.events.update(event.id, start_date="2031-06-16 10:00:00")
+        assert ["end_date"] == list(caught.value.fields)
+
+    def test_update_all_day_rounds_the_kept_times(self, cal: ec.Calendar) -> None:
+        """Turning all_day on widens the stored times to whole days (evupd_slug_patch)."""
+        event = self.add_event(cal, start="2032-01-01 00:30:00", end="2032-01-01 02:00:00")
+        updated = cal.events.update(event.id, all_day=True)
+        expected = (
+            "2032-01-01 00:00:00",
+            "2032-01-01 23:59:59",
+            "2032-01-01 00:00:00",
+            "2032-01-01 23:59:59",
+        )
+        assert expected == span(updated)
+
+    def test_update_status(self, cal: ec.Calendar) -> None:
+        """A full-access caller may move an event between statuses (evupd_status_*)."""
+        event = self.add_event(cal, status="pending")
+        assert "draft" == cal.events.update(event.id, status="draft").status
+
+    def test_update_unknown_event_id_is_not_found(self, cal: ec.Calendar) -> None:
+        """Updating an id that names nothing is a 400 on id (evupd_unknown)."""
+        with pytest.raises(NotFound, match="999999") as caught:
+            cal.events.update(999999, title="Ghost")
+        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.status)
+
+    def test_update_of_a_venue_id_is_the_wrong_kind(self, cal: ec.Calendar) -> None:
+        """Updating a venue through events is "not an event"."""
+        hall = cal.venues.create(venue="Grand Hall")
+        with pytest.raises(WrongKind, match="not a valid event") as caught:
+            cal.events.update(hall.id, title="Hall Event")
+        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.status)
+
+    def test_anonymous_callers_may_not_update_events(
+        self, cal: ec.Calendar, anon: ec.Calendar
+    ) -> None:
+        """An anonymous update is refused and changes nothing (evupd_anon)."""
+        event = self.add_event(cal)
+        with pytest.raises(Forbidden) as caught:
+            anon.events.update(event.id, title="Hacked")
+        assert ("rest_forbidden", event) == (caught.value.code, cal.events.get(event.id))
+
+    # == read ================================================================================
+    def test_get_by_slug_finds_the_event(self, cal: ec.Calendar) -> None:
+        """An event is found by its slug (evread_slug)."""
+        event = self.add_event(cal, title="Bastille Day Picnic")
+        assert event == cal.events.get_by_slug("bastille-day-picnic")
+
+    def test_get_unknown_event_id_is_not_found(self, cal: ec.Calendar) -> None:
+        """An id that names nothing is a 400 on id (evread_unknown)."""
+        with pytest.raises(NotFound, match="Event with ID 999999 does not exist") as caught:
+            cal.events.get(999999)
+        assert ("rest_invalid_param", 400, ["id"]) == (
+            caught.value.code,
+            caught.value.status,
+            list(caught.value.fields),
+        )
+
+    def test_get_of_event_id_zero_is_rest_event_not_found(self, cal: ec.Calendar) -> None:
+        """Id 0, which the reference's id validation lets through, is its handler's 404."""
+        with pytest.raises(NotFound, match="Event with ID 0 does not exist") as caught:
+            cal.events.get(0)
+        assert ("rest-event-not-found", 404) == (caught.value.code, caught.value.status)
+
+    def test_get_unknown_slug_names_the_slug(self, cal: ec.Calendar) -> None:
+        """An unknown slug is rest_invalid_param on slug (evread_unknown_slug)."""
+        with pytest.raises(NotFound, match="no-such-event") as caught:
+            cal.events.get_by_slug("no-such-event")
+        assert ("rest_invalid_param", ["slug"]) == (caught.value.code, list(caught.value.fields))
+
+    def test_get_of_a_venue_id_is_the_wrong_kind(self, cal: ec.Calendar) -> None:
+        """A venue's id on the events collection is "not an event" (evread_venue_as_event)."""
+        hall = cal.venues.create(venue="Grand Hall")
+        with pytest.raises(WrongKind, match="not a valid event") as caught:
+            cal.events.get(hall.id)
+        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.status)
+
+    @pytest.mark.parametrize("status", ["draft", "pending", "private", "future"])
+    def test_anonymous_get_of_an_unpublished_event_is_refused(
+        self, cal: ec.Calendar, anon: ec.Calendar, status: str
+    ) -> None:
+        """Anonymous callers may not read unpublished events (evread_draft_anon)."""
+        event = self.add_event(cal, status=status)
+        with pytest.raises(Forbidden, match="not accessible") as caught:
+            anon.events.get(event.id)
+        assert "event-not-accessible" == caught.value.code
+
+    def test_full_access_reads_a_draft(self, cal: ec.Calendar) -> None:
+        """A full-access caller reads drafts (evread_draft_admin)."""
+        draft = self.add_event(cal, status="draft")
+        assert draft == cal.events.get(draft.id)
+
+    def test_hidden_event_can_still_be_read(self, cal: ec.Calendar, anon: ec.Calendar) -> None:
+        """Hiding from listings does not hide the event itself."""
+        market = self.add_event(cal, title="Winter Market", hide_from_listings=True)
+        assert market == anon.events.get(market.id)
+
+    # == passwords ===========================================================================
+    def test_password_protected_event_is_refused_without_it(
+        self, cal: ec.Calendar, anon: ec.Calendar
+    ) -> None:
+        """Reading a protected event without the password is refused (pw_read_anon deviation)."""
+        event = self.add_event(cal, password="s3cret")
+        with pytest.raises(Forbidden, match="password") as caught:
+            anon.events.get(event.id)
+        assert "event-password-protected" == caught.value.code
+
+    def test_password_protected_event_is_refused_with_a_wrong_one(
+        self, cal: ec.Calendar, anon: ec.Calendar
+    ) -> None:
+        """A wrong password is refused like none (pw_read_anon_bad deviation)."""
+        event = self.add_event(cal, password="s3cret")
+        with pytest.raises(Forbidden, match="password") as caught:
+            anon.events.get_by_slug(event.slug, password="wrong")
+        assert "event-password-protected" == caught.value.code
+
+    def test_password_protected_event_is_read_with_it(
+        self, cal: ec.Calendar, anon: ec.Calendar
+    ) -> None:
+        """The right password unlocks the event (pw_read_anon_good)."""
+        event = self.add_event(cal, password="s3cret", description="Members only")
+        read = anon.events.get(event.id, password="s3cret")
+        assert ("Members only", False) == (read.description, read.locked)
+
+    def test_password_is_enforced_for_administrators_too(self, cal: ec.Calendar) -> None:
+        """An administrator reading without the password is refused (pw_read_admin deviation)."""
+        event = self.add_event(cal, password="s3cret")
+        admin = self.as_role(cal, "administrator")
+        with pytest.raises(Forbidden, match="password") as caught:
+            admin.events.get(event.id)
+        assert "event-password-protected" == caught.value.code
+
+    def test_password_protected_event_is_blanked_in_lists(
+        self, cal: ec.Calendar, anon: ec.Calendar
+    ) -> None:
+        """Lists keep a protected event but blank its content (pw_list_anon deviation)."""
+        hall = cal.venues.create(venue="Grand Hall")
+        event = self.add_event(
+            cal,
+            title="Members Only Evening",
+            password="s3cret",
+            description="Secret",
+            excerpt="Hush",
+            cost="$30",
+            venue=hall.id,
+            categories=["Music"],
+        )
+        (listed,) = anon.events.list(**RANGE).items
+        expected = ("Members Only Evening", span(event), "", "", "", "", (), (), True)
+        actual = (
+            listed.title,
+            span(listed),
+            listed.description,
+            listed.excerpt,
+            listed.cost,
+            listed.password,
+            listed.venue,
+            listed.categories,
+            listed.locked,
+        )
+        assert expected == actual
+
+    def test_update_sets_a_password(self, cal: ec.Calendar, anon: ec.Calendar) -> None:
+        """A password set by update protects the event from then on (evupd_password)."""
+        event = self.add_event(cal)
+        cal.events.update(event.id, password="s3cret")
+        with pytest.raises(Forbidden, match="password"):
+            anon.events.get(event.id)
+
+    # == delete ==============================================================================
+    def test_delete_moves_the_event_to_the_trash(self, cal: ec.Calendar) -> None:
+        """Deleting trashes the event and suffixes its slug (del_ev)."""
+        event = self.add_event(cal, title="Summer Gala")
+        trashed = cal.events.delete(event.id)
+        assert (event.id, "trash", "summer-gala__trashed") == (
+            trashed.id,
+            trashed.status,
+            trashed.slug,
+        )
+
+    def test_full_access_reads_a_trashed_event(self, cal: ec.Calendar) -> None:
+        """A trashed event is still readable with full access (del_ev_read_admin)."""
+        event = self.add_event(cal, title="Summer Gala")
+        trashed = cal.events.delete(event.id)
+        assert trashed == cal.events.get(event.id)
+
+    def test_anonymous_get_of_a_trashed_event_is_refused(
+        self, cal: ec.Calendar, anon: ec.Calendar
+    ) -> None:
+        """Anonymous callers may not read a trashed event (del_ev_read_anon)."""
+        event = self.add_event(cal)
+        cal.events.delete(event.id)
+        with pytest.raises(Forbidden, match="not accessible") as caught:
+            anon.events.get(event.id)
+        assert "event-not-accessible" == caught.value.code
+
+    def test_delete_of_a_trashed_event_is_refused(self, cal: ec.Calendar) -> None:
+        """Deleting a trashed event again is event-is-in-trash (del_ev_again)."""
+        event = self.add_event(cal)
+        cal.events.delete(event.id)
+        with pytest.raises(InTrash, match="already in the trash") as caught:
+            cal.events.delete(event.id)
+        assert ("event-is-in-trash", 410, {}) == (
+            caught.value.code,
+            caught.value.status,
+            caught.value.fields,
+        )
+
+    def test_force_delete_of_a_trashed_event_removes_it(self, cal: ec.Calendar) -> None:
+        """``force=True`` removes a trashed event for good; it is then not found."""
+        event = self.add_event(cal)
+        cal.events.delete(event.id)
+        removed = cal.events.delete(event.id, force=True)
+        with pytest.raises(NotFound, match=f"Event with ID {event.id} does not exist") as caught:
+            cal.events.get(event.id)
+        assert (event.id, "rest_invalid_param") == (removed.id, caught.value.code)
+
+    def test_force_delete_of_a_live_event_removes_it(self, cal: ec.Calendar) -> None:
+        """``force=True`` on a live event skips the trash."""
+        event = self.add_event(cal)
+        removed = cal.events.delete(event.id, force=True)
+        with pytest.raises(NotFound) as caught:
+            cal.events.get(event.id)
+        assert (event, "rest_invalid_param") == (removed, caught.value.code)
+
+    def test_trashed_events_leave_the_default_list(self, cal: ec.Calendar) -> None:
+        """Trashed events are listed only when the trash is asked for (del_ev_list_*)."""
+        kept = self.add_event(cal, title="Kept")
+        gone = self.add_event(cal, title="Gone")
+        cal.events.delete(gone.id)
+        default = cal.events.list(**RANGE)
+        trash = cal.events.list(status="trash", **RANGE)
+        assert ([kept.id], [gone.id]) == ([e.id for e in default], [e.id for e in trash])
+
+    def test_trashing_frees_the_slug(self, cal: ec.Calendar) -> None:
+        """A new event may take the slug of a trashed one."""
+        old = self.add_event(cal, title="Summer Gala")
+        cal.events.delete(old.id)
+        new = self.add_event(cal, title="Summer Gala")
+        assert ("summer-gala", new.id) == (new.slug, cal.events.get_by_slug("summer-gala").id)
+
+    def test_delete_by_slug_trashes_the_event(self, cal: ec.Calendar) -> None:
+        """An event can be trashed through its slug (del_ev_slug)."""
+        event = self.add_event(cal, title="Gala Copy")
+        trashed = cal.events.delete_by_slug("gala-copy")
+        assert (event.id, "trash", "gala-copy__trashed") == (
+            trashed.id,
+            trashed.status,
+            trashed.slug,
+        )
+
+    def test_slug_of_a_trashed_event_no_longer_resolves(self, cal: ec.Calendar) -> None:
+        """After trashing, the old slug addresses nothing (del_ev_slug_again)."""
+        self.add_event(cal, title="Gala Copy")
+        cal.events.delete_by_slug("gala-copy")
+        with pytest.raises(NotFound, match="gala-copy") as caught:
+            cal.events.delete_by_slug("gala-copy")
+        assert ("rest_invalid_param", ["slug"]) == (caught.value.code, list(caught.value.fields))
+
+    def test_delete_unknown_event_id_is_not_found(self, cal: ec.Calendar) -> None:
+        """Deleting an id that names nothing is a 400 on id (del_ev_unknown)."""
+        with pytest.raises(NotFound) as caught:
+            cal.events.delete(999999)
+        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.status)
+
+    def test_delete_of_a_venue_id_is_the_wrong_kind(self, cal: ec.Calendar) -> None:
+        """Deleting a venue through events is refused as "not an event" and keeps it."""
+        hall = cal.venues.create(venue="Grand Hall")
+        with pytest.raises(WrongKind) as caught:
+            cal.events.delete(hall.id)
+        assert ("rest_invalid_param", hall) == (caught.value.code, cal.venues.get(hall.id))
+
+    def test_anonymous_callers_may_not_delete_events(
+        self, cal: ec.Calendar, anon: ec.Calendar
+    ) -> None:
+        """An anonymous delete is refused and the event stays (del_ev_anon)."""
+        event = self.add_event(cal)
+        with pytest.raises(Forbidden) as caught:
+            anon.events.delete(event.id)
+        assert ("rest_forbidden", 401, event) == (
+            caught.value.code,
+            caught.value.status,
+            cal.events.get(event.id),
+        )
