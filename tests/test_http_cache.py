@@ -22,13 +22,17 @@ WINDOW = {"start_date": "2031-01-01", "end_date": "2031-12-31"}
 
 
 class CountingBackend(SQLiteBackend):
-    """Counts the event queries that reach storage."""
+    """Counts the event list queries that reach storage (with or without a total)."""
 
     queries = 0
 
     def query_events(self, flt: EventFilter) -> tuple[list[ec.Event], int]:
         type(self).queries += 1
         return super().query_events(flt)
+
+    def query_event_page(self, flt: EventFilter) -> list[ec.Event]:
+        type(self).queries += 1
+        return super().query_event_page(flt)
 
 
 @pytest.fixture

@@ -36,10 +36,17 @@ class Calendar:
         clock: Clock | None = None,
         actor: Actor | None = None,
     ) -> None:
-        self._context = Context(
-            backend, settings or Settings(), clock or SystemClock(), actor or Actor.full_access()
+        self._bind(
+            Context(
+                backend,
+                settings or Settings(),
+                clock or SystemClock(),
+                actor or Actor.full_access(),
+            )
         )
-        ctx = self._context
+
+    def _bind(self, ctx: Context) -> None:
+        self._context = ctx
         self.venues: LinkedCollection[Venue] = LinkedCollection(Venue, ctx)
         self.organizers: LinkedCollection[Organizer] = LinkedCollection(Organizer, ctx)
         self.categories: TermCollection[Category] = TermCollection(Category, ctx)
@@ -82,8 +89,9 @@ class Calendar:
 
     def as_user(self, user: User | None) -> Calendar:
         """This calendar, acting under ``user``'s role rules; ``None`` means anonymous."""
-        ctx = self._context
-        return Calendar(ctx.backend, settings=ctx.settings, clock=ctx.clock, actor=Actor(user))
+        view = Calendar.__new__(Calendar)
+        view._bind(self._context.acting_as(Actor(user)))  # shares storage and caches
+        return view
 
     def close(self) -> None:
         self._context.backend.close()

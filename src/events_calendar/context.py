@@ -7,6 +7,7 @@ from datetime import datetime, tzinfo
 import attrs
 
 from .backends.base import Backend
+from .caching import GenerationCache
 from .dates import Clock, resolve_zone
 from .errors import Forbidden, NotFound, WrongKind
 from .permissions import Actor
@@ -66,6 +67,9 @@ class Context:
     settings: Settings
     clock: Clock
     actor: Actor
+    #: List totals per normalised filter, valid while the data generation holds; shared by
+    #: every ``as_user`` view of one calendar (the filter carries what the caller may see).
+    totals: GenerationCache[int] = attrs.field(factory=GenerationCache, eq=False)
     zone: tzinfo = attrs.field(init=False)
 
     @zone.default

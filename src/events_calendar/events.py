@@ -14,7 +14,7 @@ from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
 from .listing import event_filter
 from .posts import LinkedCollection, PostCollection
-from .queries import EventQuery, Page, fold
+from .queries import EventFilter, EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
 from .slugs import allocate_slugs
 from .terms import TermCollection
@@ -23,6 +23,7 @@ from .validation import read_input
 __all__ = ["EventCollection", "Related"]
 
 _Rows = list[dict[str, Any]]
+_Events = list[Event]
 _Ids = list[int]
 
 #: Called after each committed batch of ``bulk_create`` with (rows done, rows in all).
@@ -131,7 +132,7 @@ class EventCollection(PostCollection[Event]):
         ctx = self._ctx
         query = query or EventQuery(**params)
         flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
-        items, total = ctx.backend.query_events(flt)
+        items, total = self._page_and_total(flt)
         page = flt.offset // flt.limit + 1
         if not items and page > 1:
             raise PageNotFound(
@@ -140,6 +141,22 @@ class EventCollection(PostCollection[Event]):
             )
         shown = tuple(e if self._unlocked(e, None) else _blanked(e) for e in items)
         return Page(items=shown, total=total, page=page, per_page=flt.limit, filter=flt)
+
+    def _page_and_total(self, flt: EventFilter) -> tuple[_Events, int]:
+        """A page of events and the total, the total counted only once per data generation.
+
+        Counting every match is most of a list's cost on a large calendar; the total cannot
+        change until a write commits, so repeated lists (other pages, other visitors) reuse it.
+        """
+        ctx = self._ctx
+        key = attrs.evolve(flt, offset=0, limit=0)
+        generation = ctx.backend.generation()
+        total = ctx.totals.get(key, generation)
+        if total is not None:
+            return ctx.backend.query_event_page(flt), total
+        items, total = ctx.backend.query_events(flt)
+        ctx.totals.put(key, generation, total)
+        return items, total
 
     def related(self, events: Iterable[Event]) -> Related:
         """The venues, organizers and terms these events link to, in four lookups.

@@ -119,6 +119,10 @@ class Backend(Protocol):
         """One page of matching events and the number of matches on all pages."""
         ...
 
+    def query_event_page(self, flt: EventFilter) -> list[Event]:
+        """One page of matching events, without counting them (the caller knows the total)."""
+        ...
+
     def query_linked(
         self, kind: Literal["venue", "organizer"], flt: LinkedFilter
     ) -> tuple[Sequence[Venue | Organizer], int]: ...

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter, defaultdict
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Literal
@@ -101,9 +101,10 @@ class MemoryBackend:
             elif done:
                 self._generation += 1
 
-    def generation(self) -> int:
-        """Changes whenever a write commits."""
-        return self._generation
+    def generation(self) -> Hashable:
+        """Changes whenever a write commits; inside an open transaction, equal to nothing."""
+        with self._lock:
+            return object() if self._undo else self._generation
 
     def _on_rollback(self, undo: Callable[[], None]) -> None:
         if self._undo:
@@ -362,6 +363,9 @@ class MemoryBackend:
         with self._lock:
             matches = [e for e in self._event_candidates(flt) if _event_matches(e, flt)]
             return matches[flt.offset : flt.offset + flt.limit], len(matches)
+
+    def query_event_page(self, flt: EventFilter) -> list[Event]:
+        return self.query_events(flt)[0]
 
     def query_linked(
         self, kind: Literal["venue", "organizer"], flt: LinkedFilter

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -147,10 +147,13 @@ class SQLiteBackend:
             else:
                 self.db.execute(f"RELEASE sp{self._depth}")
 
-    def generation(self) -> tuple[int, int]:
+    def generation(self) -> Hashable:
         """Changes whenever a write commits, here or in another connection to the file
-        (SQLite's ``data_version`` counts the others' commits)."""
+        (SQLite's ``data_version`` counts the others' commits); inside an open transaction,
+        equal to nothing."""
         with self._lock:
+            if self._depth:
+                return object()
             (version,) = self.db.conn.execute("PRAGMA data_version").fetchone()
             return self._commits, int(version)
 
@@ -486,14 +489,18 @@ class SQLiteBackend:
         order_params: list[Any],
         offset: int,
         limit: int,
+        count: bool = True,
     ) -> tuple[list[Record], int]:
-        """One page of ``source`` (aliased ``alias``) rows and the count of all matches."""
+        """One page of ``source`` (aliased ``alias``) rows and the count of all matches
+        (-1 when ``count`` is false)."""
         with self._reading():
-            (total,) = self.db.execute(
-                f"SELECT count(*) FROM {source} WHERE {where}", params
-            ).fetchone()
+            total = -1
+            if count:
+                (total,) = self.db.execute(
+                    f"SELECT count(*) FROM {source} WHERE {where}", params
+                ).fetchone()
             rows: list[dict[str, Any]] = []
-            if total > offset:
+            if not count or total > offset:
                 cursor = self.db.execute(
                     f"SELECT {alias}.* FROM {source} WHERE {where}"
                     f" ORDER BY {order} LIMIT ? OFFSET ?",
@@ -509,6 +516,22 @@ class SQLiteBackend:
             "event", "events e", "e", where, params, order, [], flt.offset, flt.limit
         )
         return [e for e in found if isinstance(e, Event)], total
+
+    def query_event_page(self, flt: EventFilter) -> list[Event]:
+        where, params, order = event_query(flt)
+        found, _ = self._page(
+            "event",
+            "events e",
+            "e",
+            where,
+            params,
+            order,
+            [],
+            flt.offset,
+            flt.limit,
+            count=False,
+        )
+        return [e for e in found if isinstance(e, Event)]
 
     def query_linked(
         self, kind: Literal["venue", "organizer"], flt: LinkedFilter

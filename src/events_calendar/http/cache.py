@@ -15,11 +15,11 @@ default list window moves at midnight in the calendar's zone.
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 
 import attrs
+
+from ..caching import GenerationCache
 
 __all__ = ["CachedResponse", "ResponseCache", "cacheable"]
 
@@ -51,28 +51,5 @@ class CachedResponse:
     body: bytes
 
 
-class ResponseCache:
-    """A bounded, thread-safe map from request keys to responses of one data generation."""
-
-    def __init__(self, max_entries: int = 2048) -> None:
-        self._entries: OrderedDict[Hashable, tuple[Hashable, CachedResponse]] = OrderedDict()
-        self._max = max_entries
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable, generation: Hashable) -> CachedResponse | None:
-        with self._lock:
-            found = self._entries.get(key)
-            if found is None:
-                return None
-            if found[0] != generation:
-                del self._entries[key]
-                return None
-            self._entries.move_to_end(key)
-            return found[1]
-
-    def put(self, key: Hashable, generation: Hashable, response: CachedResponse) -> None:
-        with self._lock:
-            self._entries[key] = (generation, response)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
+#: Responses of anonymous reads, kept per data generation (``caching.GenerationCache``).
+ResponseCache = GenerationCache[CachedResponse]
