@@ -942,6 +942,18 @@ def test_allow_header_names_the_methods_the_caller_may_use(site: Site) -> None:
     )
 
 
+def test_allow_header_on_a_record_follows_that_record(site: Site) -> None:
+    """On one event, Allow lists the writes only if that id is an event the caller may edit:
+    not for a venue's id on the events route, nor for anonymous callers."""
+    event = site.event()
+    venue = site.venue()
+    assert ("GET, DELETE, POST, PUT, PATCH", "GET", "GET") == (
+        site.get(f"/events/{event['id']}", as_="admin").headers["Allow"],
+        site.get(f"/events/{venue['id']}", as_="admin").headers["Allow"],
+        site.get(f"/events/{event['id']}").headers["Allow"],
+    )
+
+
 @pytest.mark.parametrize(
     ("method", "path"),
     [

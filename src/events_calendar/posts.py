@@ -97,10 +97,11 @@ class PostCollection(Generic[P]):
         """Whether the caller may change or delete the post with that id; ``False`` when there
         is none. Never raises: it answers what the reference's ``Allow`` header reports
         (evupd_unknown: only ``GET`` for an unknown id)."""
-        backend = self._ctx.backend
-        kind = backend.post_kind(record_id)
-        record = backend.get_many(kind, [record_id]).get(record_id) if kind else None
-        return isinstance(record, Event | Venue | Organizer) and self._ctx.actor.can_edit(
+        actor, backend = self._ctx.actor, self._ctx.backend
+        if not actor.can_create(self.kind):  # anonymous callers and subscribers edit nothing
+            return False
+        record = backend.get_many(self.kind, [record_id]).get(record_id)
+        return isinstance(record, Event | Venue | Organizer) and actor.can_edit(
             record.kind, record.author, record.status
         )
 
