@@ -4,6 +4,7 @@ Usage::
 
     .venv/bin/python bench/profile_storage.py --n 20000            # load, then queries
     .venv/bin/python bench/profile_storage.py --db /tmp/bench-db/events-100000.db  # queries only
+    .venv/bin/python bench/profile_storage.py --db ... --cold  # each list the first after a write
 
 Why a separate script: the benchmark reports *how long*; this says *where*, with the same
 dataset and the same queries, so a slow figure in ``storage.json`` can be traced to functions.
@@ -25,7 +26,7 @@ from typing import Any
 
 from dataset import Catalog, CatalogSpec, create_catalog, event_rows
 from handwritten import HandWritten
-from storage import PER_PAGE, _fresh, _open, build_queries
+from storage import PER_PAGE, Ticker, _fresh, _open, build_queries
 
 __all__ = ["catalog_from_file", "main", "profile"]
 
@@ -73,6 +74,11 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--top", type=int, default=25, help="rows per profile")
     parser.add_argument("--seed", type=int, default=20260615)
     parser.add_argument("--sort", default="cumulative", help="pstats sort key (or tottime)")
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="commit an unrelated write before each list call, so totals are counted",
+    )
     return parser.parse_args(argv)
 
 
@@ -95,16 +101,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         catalog, ids = catalog_from_file(path)
         cal = _open(path)
     hand = HandWritten(path, per_page=PER_PAGE)
+    ticker = Ticker(path) if args.cold else None
     try:
         for query in build_queries(cal, hand, catalog, ids, seed=args.seed):
 
             def repeat(q: Any = query) -> None:
                 for i in range(args.runs):
+                    if ticker is not None:
+                        ticker.tick()  # the library's cached totals retire: a cold list
                     q.library(i)
 
             print(f"== {query.name} x {args.runs}: {query.description}")
             print(profile(repeat, top=args.top, sort=args.sort))
     finally:
+        if ticker is not None:
+            ticker.close()
         hand.close()
         cal.close()
         if args.db is None:
