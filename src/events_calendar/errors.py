@@ -29,6 +29,7 @@ __all__ = [
     "NotFound",
     "NotSupported",
     "PageNotFound",
+    "StorageUnavailable",
     "TermExists",
     "WrongKind",
 ]
@@ -194,3 +195,11 @@ class NotSupported(CalendarError):
 
     code = "rest_invalid_param"
     status = 400
+
+
+class StorageUnavailable(CalendarError):
+    """The database cannot be reached or opened (a wrong URL, a server down, a schema newer
+    than this code). The message is one line: which database, and what failed."""
+
+    code = "storage_unavailable"
+    status = 503

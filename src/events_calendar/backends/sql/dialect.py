@@ -1,0 +1,58 @@
+"""How SQL text differs between databases, and nothing else.
+
+The shared compiler and store build portable SQL and ask the dialect only for what databases
+spell differently: boolean literals, case folding, ``IN`` lists, substring tests and the
+full-text index that serves them, and which driver exceptions mean what.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Sequence
+from typing import Any, ClassVar
+
+__all__ = ["Dialect", "Fragment"]
+
+#: A piece of SQL and the parameters it binds, in order.
+Fragment = tuple[str, list[Any]]
+
+
+class Dialect(ABC):
+    """The differences of one SQL dialect. Subclasses are stateless singletons."""
+
+    name: ClassVar[str]
+    #: Literals for a boolean column's values.
+    true: ClassVar[str]
+    false: ClassVar[str]
+    #: Column types for the Python types records declare (``bool``, ``int``, ``str``) and for
+    #: integer primary keys.
+    types: ClassVar[dict[type, str]]
+    primary_key: ClassVar[str]
+
+    def quote(self, identifier: str) -> str:
+        """A quoted identifier (identifiers are our own names, never input)."""
+        return '"' + identifier.replace('"', '""') + '"'
+
+    @abstractmethod
+    def fold(self, expr: str) -> str:
+        """SQL for ``expr`` case-folded exactly as ``queries.fold`` folds Python text."""
+
+    @abstractmethod
+    def in_(self, expr: str, values: Collection[Any]) -> Fragment:
+        """``expr`` is one of ``values`` (any number of them; none matches nothing)."""
+
+    @abstractmethod
+    def contains(self, expr: str, word: str) -> Fragment:
+        """The case-folded text of ``expr`` contains ``word`` (already folded)."""
+
+    @abstractmethod
+    def search(
+        self, table: str, alias: str, fields: Sequence[str], words: Sequence[str], *, together: bool
+    ) -> Fragment:
+        """Rows of ``table`` (aliased ``alias``) whose text contains every word, served by
+        the dialect's text index.
+
+        ``together``: the words may be spread over ``fields`` (an event search: title,
+        excerpt and description read as one text). Otherwise one field must contain them all
+        (a venue or organizer search).
+        """
