@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from events_calendar.backends.sqlite import SQLiteBackend
+from events_calendar.storage import Backend
 from events_calendar.testing import CalendarContract
 
 
@@ -18,6 +19,9 @@ class TestSQLiteFile(CalendarContract):
         self.folder = tmp_path
 
     def make_backend(self) -> SQLiteBackend:
+        return SQLiteBackend(self.folder / "contract.db")
+
+    def second_connection(self, backend: Backend) -> Backend:
         return SQLiteBackend(self.folder / "contract.db")
 
 

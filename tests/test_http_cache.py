@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -15,6 +15,9 @@ from events_calendar.backends.sqlite import SQLiteBackend
 from events_calendar.http import create_app
 from events_calendar.http.cache import cacheable
 from events_calendar.queries import EventFilter
+from events_calendar.storage import Filter
+
+R = TypeVar("R", bound=ec.Event | ec.Venue | ec.Organizer | ec.Category | ec.Tag)
 
 API = "/wp-json/tribe/events/v1"
 NOW = datetime(2031, 1, 10, 12, tzinfo=UTC)
@@ -26,13 +29,10 @@ class CountingBackend(SQLiteBackend):
 
     queries = 0
 
-    def query_events(self, flt: EventFilter) -> tuple[list[ec.Event], int]:
-        type(self).queries += 1
-        return super().query_events(flt)
-
-    def query_event_page(self, flt: EventFilter) -> list[ec.Event]:
-        type(self).queries += 1
-        return super().query_event_page(flt)
+    def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
+        if isinstance(flt, EventFilter):
+            type(self).queries += 1
+        return super().query(cls, flt, count=count)
 
 
 @pytest.fixture

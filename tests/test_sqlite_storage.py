@@ -134,16 +134,16 @@ def test_search_is_answered_by_the_trigram_index() -> None:
             1
             == cal.events.list(search="vent", start_date="2031-01-01", end_date="2031-12-31").total
         )
-    assert any("events_fts MATCH" in sql for sql in seen)
+    assert any('"events_fts" MATCH' in sql for sql in seen)
 
 
 class _FailsOnEvents(SQLiteBackend):
     """Fails the event insert itself, after the event's venue and terms were written."""
 
-    def insert(self, record: Record) -> None:
-        if isinstance(record, ec.Event):
+    def insert(self, records: Sequence[Record]) -> None:
+        if any(isinstance(record, ec.Event) for record in records):
             raise Conflict("simulated failure")
-        super().insert(record)
+        super().insert(records)
 
 
 def test_a_failed_event_create_leaves_no_venue_or_category_behind() -> None:
@@ -165,9 +165,9 @@ def test_bulk_create_rolls_back_only_the_failing_batch(tmp_path: Path) -> None:
     class FailsThird(SQLiteBackend):
         """Writes the second batch's rows, then fails before its transaction commits."""
 
-        def bulk_insert(self, records: Sequence[Record]) -> None:
+        def insert(self, records: Sequence[Record]) -> None:
             calls["n"] += 1
-            super().bulk_insert(records)
+            super().insert(records)
             if calls["n"] == 2:
                 raise Conflict("simulated failure")
 
@@ -250,7 +250,7 @@ def test_driver_errors_do_not_leak(tmp_path: Path) -> None:
     cal = ec.Calendar(backend, clock=ec.FixedClock(NOW))
     gala = _event(cal, 1)
     with pytest.raises(Conflict, match=r"UNIQUE constraint failed: events\.slug") as caught:
-        backend.insert(attrs.evolve(gala, id=999))  # same slug, new id
+        backend.insert([attrs.evolve(gala, id=999)])  # same slug, new id
     assert isinstance(caught.value.__cause__, sqlite3.IntegrityError)
 
 

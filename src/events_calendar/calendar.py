@@ -6,7 +6,6 @@ from datetime import datetime, tzinfo
 from types import TracebackType
 
 from .backends import default_url, open_backend
-from .backends.base import Backend
 from .context import Context
 from .dates import Clock, SystemClock
 from .events import EventCollection
@@ -14,6 +13,7 @@ from .permissions import Actor
 from .posts import LinkedCollection
 from .records import Category, Organizer, Tag, User, Venue
 from .settings import Settings
+from .storage import Backend
 from .terms import TermCollection
 from .users import UserDirectory
 

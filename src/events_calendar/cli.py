@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from .backends import default_url
 from .calendar import Calendar, connect
-from .errors import CalendarError
+from .errors import CalendarError, StorageUnavailable
 from .settings import Settings
 from .statuses import Role
 
@@ -36,7 +35,10 @@ class _Parser(argparse.ArgumentParser):
 def _open(url: str | None, settings: Settings | None = None) -> Calendar:
     try:
         return connect(url or default_url(), settings=settings)
-    except (sqlite3.Error, OSError) as error:
+    except StorageUnavailable as error:
+        reason = error.data.get("reason", error.message)
+        raise _Fail(f"cannot open database {url or default_url()!r}: {reason}") from None
+    except OSError as error:
         raise _Fail(f"cannot open database {url or default_url()!r}: {error}") from None
 
 

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
+from typing import TypeVar
 
 import attrs
 
-from .backends.base import Backend
 from .caching import GenerationCache
 from .dates import Clock, resolve_zone
 from .errors import Forbidden, NotFound, WrongKind
 from .permissions import Actor
-from .records import Kind, Record
+from .records import RECORD_CLASSES, Kind, Record
 from .settings import Settings
+from .storage import Backend
 
 __all__ = ["Context", "error_code"]
+
+R = TypeVar("R", bound=Record)
 
 
 class _RememberingLookup:
@@ -88,7 +91,7 @@ class Context:
     def exists(self, kind: Kind, record_id: int) -> bool:
         if kind in ("event", "venue", "organizer"):
             return self.backend.post_kind(record_id) == kind
-        return bool(self.backend.get_many(kind, [record_id]))
+        return bool(self.backend.get_many(RECORD_CLASSES[kind], [record_id]))
 
     def user_exists(self, user_id: int) -> bool:
         return self.backend.get_user(user_id) is not None
@@ -104,11 +107,12 @@ class Context:
             who = "anonymous callers" if self.actor.anonymous else "your role"
             raise Forbidden(f"Sorry, {who} may not {action}.", anonymous=self.actor.anonymous)
 
-    def load(self, kind: Kind, record_id: int) -> Record:
-        """The record of that kind with that id, or the reference's not-found error."""
-        found = self.backend.get_many(kind, [record_id]).get(record_id)
+    def load(self, cls: type[R], record_id: int) -> R:
+        """The record of that class with that id, or the reference's not-found error."""
+        found = self.backend.get_many(cls, [record_id]).get(record_id)
         if found is not None:
             return found
+        kind = cls.kind
         # The reference validates ids before its handlers run, so an unknown id or another
         # kind's id is a 400 ``rest_invalid_param``; only id 0, which that validation lets
         # through, reaches the handler's 404 ``rest-event-not-found``.

@@ -203,3 +203,8 @@ class StorageUnavailable(CalendarError):
 
     code = "storage_unavailable"
     status = 503
+
+    @classmethod
+    def of(cls, database: str, reason: str) -> StorageUnavailable:
+        """``"<database>: <reason>"``, with both kept in ``data`` for callers that reword it."""
+        return cls(f"{database}: {reason}", data={"database": database, "reason": reason})

@@ -63,6 +63,7 @@ class Related:
 
 
 T = TypeVar("T", Category, Tag)
+R = TypeVar("R", Venue, Organizer, Category, Tag)
 
 
 def _by_name(terms: list[T]) -> list[T]:
@@ -133,14 +134,13 @@ class EventCollection(PostCollection[Event]):
         query = query or EventQuery(**params)
         flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
         items, total = self._page_and_total(flt)
-        page = flt.offset // flt.limit + 1
-        if not items and page > 1:
+        if not items and flt.offset > 0:
             raise PageNotFound(
                 "The requested event archive page does not exist.",
                 code="event-archive-page-not-found",
             )
         shown = tuple(e if self._unlocked(e, None) else _blanked(e) for e in items)
-        return Page(items=shown, total=total, page=page, per_page=flt.limit, filter=flt)
+        return Page.of(shown, total, flt)
 
     def _page_and_total(self, flt: EventFilter) -> tuple[_Events, int]:
         """A page of events and the total, the total counted only once per data generation.
@@ -152,11 +152,12 @@ class EventCollection(PostCollection[Event]):
         key = attrs.evolve(flt, offset=0, limit=0)
         generation = ctx.backend.generation()
         total = ctx.totals.get(key, generation)
-        if total is not None:
-            return ctx.backend.query_event_page(flt), total
-        items, total = ctx.backend.query_events(flt)
-        ctx.totals.put(key, generation, total)
-        return items, total
+        items, counted = ctx.backend.query(Event, flt, count=total is None)
+        if counted is None:
+            assert total is not None  # counted is None only when not asked for
+            return items, total
+        ctx.totals.put(key, generation, counted)
+        return items, counted
 
     def related(self, events: Iterable[Event]) -> Related:
         """The venues, organizers and terms these events link to, in four lookups.
@@ -169,11 +170,10 @@ class EventCollection(PostCollection[Event]):
         events = list(events)
         backend, actor = self._ctx.backend, self._ctx.actor
 
-        def fetch(kind: str, attr: str) -> dict[int, Any]:
-            ids = {i for e in events for i in getattr(e, attr)}
-            return backend.get_many(kind, ids)  # type: ignore[arg-type]
+        def fetch(cls: type[R], attr: str) -> dict[int, R]:
+            return backend.get_many(cls, {i for e in events for i in getattr(e, attr)})
 
-        venues, organizers = fetch("venue", "venue"), fetch("organizer", "organizer")
+        venues, organizers = fetch(Venue, "venue"), fetch(Organizer, "organizer")
         readable = frozenset(
             i
             for found in (venues, organizers)
@@ -183,8 +183,8 @@ class EventCollection(PostCollection[Event]):
         return Related(
             venues=venues,
             organizers=organizers,
-            categories=fetch("category", "categories"),
-            tags=fetch("tag", "tags"),
+            categories=fetch(Category, "categories"),
+            tags=fetch(Tag, "tags"),
             readable=readable,
         )
 
@@ -274,7 +274,7 @@ class EventCollection(PostCollection[Event]):
                     self._build(clean, slug=slug, record_id=record_id)
                     for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
                 ]
-                ctx.backend.bulk_insert(batch)
+                ctx.backend.insert(batch)
             ids.extend(e.id for e in batch)
             if progress is not None:
                 progress(len(ids), total)

@@ -17,10 +17,10 @@ from typing import Any, Literal
 
 import attrs
 
-from .backends.base import Backend
 from .coerce import as_bool, as_id_list, as_int, as_list, is_truthy
 from .dates import default_window, query_bound
 from .errors import InvalidParameter
+from .lookups import child_terms, term_ids
 from .permissions import Actor
 from .queries import (
     EventFilter,
@@ -32,9 +32,10 @@ from .queries import (
     TermQuery,
     fold,
 )
-from .records import Kind
+from .records import RECORD_CLASSES, Event, Kind
 from .settings import Settings
 from .statuses import Status
+from .storage import Storage
 
 __all__ = ["Paging", "event_filter", "linked_filter", "paging", "term_filter"]
 
@@ -187,20 +188,20 @@ def _linked_search(value: object) -> tuple[str, ...]:
     return words
 
 
-def _existing_ids(backend: Backend, kind: Kind, value: object) -> frozenset[int] | None:
+def _existing_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | None:
     if value is None:
         return None
     ids = as_id_list(value)
     if ids is None or not ids:
         raise _Bad(f"send one or more {kind} ids")
-    known = backend.get_many(kind, ids)
+    known = backend.get_many(RECORD_CLASSES[kind], ids)
     missing = [i for i in ids if i not in known]
     if missing:
         raise _Bad(f"there is no {kind} with id {missing[0]}; send existing {kind} ids")
     return frozenset(ids)
 
 
-def _term_ids(backend: Backend, kind: Kind, value: object) -> frozenset[int] | None:
+def _term_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | None:
     """Ids of the named terms (ids, slugs or names) and of all their descendants."""
     if value is None:
         return None
@@ -210,20 +211,20 @@ def _term_ids(backend: Backend, kind: Kind, value: object) -> frozenset[int] | N
     ids: set[int] = set()
     keys = [str(i) for i in items if as_int(i) is None]
     numbers = [n for i in items if (n := as_int(i)) is not None]
-    found = backend.find_terms(kind, keys)
-    known = backend.get_many(kind, numbers)
+    found = term_ids(backend, kind, keys)
+    known = backend.get_many(RECORD_CLASSES[kind], numbers)
     missing = [k for k in keys if k not in found] + [str(n) for n in numbers if n not in known]
     if missing:
         raise _Bad(f"there is no {kind} {missing[0]!r}; send existing {kind} ids or slugs")
     ids.update(found.values(), numbers)
     frontier = set(ids)
     while frontier:  # a category includes its sub-categories, as WordPress's tax queries do
-        frontier = set(backend.child_terms(kind, frontier)) - ids
+        frontier = set(child_terms(backend, kind, frontier)) - ids
         ids |= frontier
     return frozenset(ids)
 
 
-def _event_id(backend: Backend, value: object) -> int:
+def _event_id(backend: Storage, value: object) -> int:
     number = as_int(value)
     if number is None or number < 1 or backend.post_kind(number) != "event":
         raise _Bad("send the id of an existing event")
@@ -261,7 +262,7 @@ def _unsupported(query: EventQuery, problems: _Problems) -> None:
 def event_filter(
     query: EventQuery,
     actor: Actor,
-    backend: Backend,
+    backend: Storage,
     settings: Settings,
     zone: tzinfo,
     now: datetime,
@@ -350,7 +351,7 @@ def linked_filter(
     kind: Literal["venue", "organizer"],
     query: LinkedQuery,
     actor: Actor,
-    backend: Backend,
+    backend: Storage,
     settings: Settings,
     now: datetime,
 ) -> LinkedFilter:
@@ -381,7 +382,7 @@ def linked_filter(
 
 def _with_upcoming(
     kind: Literal["venue", "organizer"],
-    backend: Backend,
+    backend: Storage,
     statuses: frozenset[Status],
     actor: Actor,
     settings: Settings,
@@ -402,7 +403,7 @@ def _with_upcoming(
         private_author=actor.private_author,
         limit=settings.per_page,
     )
-    events, _ = backend.query_events(upcoming)
+    events, _ = backend.query(Event, upcoming, count=False)
     return frozenset(i for event in events for i in getattr(event, kind))
 
 
@@ -421,7 +422,7 @@ _TERM_ORDERS: dict[str, TermOrder] = {
 def term_filter(
     kind: Literal["category", "tag"],
     query: TermQuery,
-    backend: Backend,
+    backend: Storage,
     settings: Settings,
 ) -> TermFilter:
     """Normalise a category or tag list query (interface section 4.4)."""
@@ -441,7 +442,7 @@ def term_filter(
         hide_empty=True
         if query.hide_empty is None
         else bool(problems.check("hide_empty", lambda: _flag(query.hide_empty))),
-        parent=problems.check("parent", lambda: _parent(backend, kind, query.parent))
+        parents=problems.check("parent", lambda: _parent(backend, kind, query.parent))
         if kind == "category"
         else None,  # tags are flat: WordPress ignores ``parent`` for them (tlist_parent)
         post=problems.check(
@@ -480,7 +481,7 @@ def _descending(value: object) -> bool:
     return value.strip().lower() == "desc"
 
 
-def _parent(backend: Backend, kind: Kind, value: object) -> int | None:
+def _parent(backend: Storage, kind: Kind, value: object) -> frozenset[int] | None:
     """The category whose direct children to list.
 
     It must be an existing category: the reference validates ``parent`` with
@@ -489,6 +490,6 @@ def _parent(backend: Backend, kind: Kind, value: object) -> int | None:
     if value is None:
         return None
     number = as_int(value)
-    if number is None or number < 1 or not backend.get_many(kind, [number]):
+    if number is None or number < 1 or not backend.get_many(RECORD_CLASSES[kind], [number]):
         raise _Bad(f"send the id of an existing {kind}")
-    return number
+    return frozenset({number})

@@ -16,6 +16,7 @@ import attrs
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, NotFound, PageNotFound
 from .listing import linked_filter
+from .lookups import linking_events, slug_taken
 from .queries import LinkedQuery, Page
 from .records import Event, Organizer, Venue
 from .slugs import slugify, trashed_slug, unique_slug
@@ -63,7 +64,7 @@ class PostCollection(Generic[P]):
         for candidate in dict.fromkeys((slug, slug.strip().lower())):
             found = backend.find_slug(self.kind, candidate)
             if found is not None and (
-                backend.slug_taken(self.kind, candidate) or not self._in_trash(found)
+                slug_taken(backend, self.kind, candidate) or not self._in_trash(found)
             ):
                 return found
         raise NotFound(
@@ -75,13 +76,11 @@ class PostCollection(Generic[P]):
 
     def _in_trash(self, record_id: int) -> bool:
         """Whether the record is trashed; asked only for slugs found among former slugs."""
-        record = self._ctx.backend.get_many(self.kind, [record_id]).get(record_id)
-        return isinstance(record, self._cls) and record.status == Status.TRASH
+        record = self._ctx.backend.get_many(self._cls, [record_id]).get(record_id)
+        return record is not None and record.status == Status.TRASH
 
     def _load(self, record_id: int) -> P:
-        record = self._ctx.load(self.kind, record_id)
-        assert isinstance(record, self._cls)
-        return record
+        return self._ctx.load(self._cls, record_id)
 
     def _load_for_write(self, record_id: int) -> P:
         """The record about to change; an unknown id is refused before any right is checked.
@@ -100,10 +99,8 @@ class PostCollection(Generic[P]):
         actor, backend = self._ctx.actor, self._ctx.backend
         if not actor.can_create(self.kind):  # anonymous callers and subscribers edit nothing
             return False
-        record = backend.get_many(self.kind, [record_id]).get(record_id)
-        return isinstance(record, Event | Venue | Organizer) and actor.can_edit(
-            record.kind, record.author, record.status
-        )
+        record = backend.get_many(self._cls, [record_id]).get(record_id)
+        return record is not None and actor.can_edit(record.kind, record.author, record.status)
 
     def _check_readable(self, record: P, password: str | None, *, edit: bool = False) -> None:
         actor = self._ctx.actor
@@ -125,7 +122,7 @@ class PostCollection(Generic[P]):
     def _insert(self, clean: dict[str, Any]) -> P:
         """Build and store a new record from cleaned input (inside a transaction)."""
         record = self._build(clean)
-        self._ctx.backend.insert(record)
+        self._ctx.backend.insert([record])
         return record
 
     def _build(
@@ -145,7 +142,7 @@ class PostCollection(Generic[P]):
         # its modification date too, as WordPress's wp_insert_post sets it (venue_main).
         fields["modified"] = fields["date"]
         fields["slug"] = slug or self._unique_slug(self.slug_base(clean))
-        fields["id"] = record_id if record_id is not None else ctx.backend.next_id("post")
+        fields["id"] = record_id if record_id is not None else ctx.backend.reserve_ids("post")[0]
         record = self._cls(**fields)
         self._check_record(record)
         return record
@@ -245,7 +242,7 @@ class PostCollection(Generic[P]):
 
     def _unique_slug(self, base: str) -> str:
         backend = self._ctx.backend
-        return unique_slug(slugify(base) or self.kind, lambda s: backend.slug_taken(self.kind, s))
+        return unique_slug(slugify(base) or self.kind, lambda s: slug_taken(backend, self.kind, s))
 
 
 class LinkedCollection(PostCollection[P]):
@@ -281,9 +278,8 @@ class LinkedCollection(PostCollection[P]):
         """Inside a transaction: the same-named record, or a new one from cleaned input."""
         backend = self._ctx.backend
         name = clean[self._cls.title_field]
-        same = backend.get_many(self.kind, backend.find_by_name(self.kind, name))
+        same = backend.get_many(self._cls, backend.find_names(self.kind, [name]).get(name, []))
         for record in same.values():
-            assert isinstance(record, self._cls)
             if record.status == Status.TRASH:
                 continue
             if "description" in clean and clean["description"] != record.description:
@@ -295,10 +291,7 @@ class LinkedCollection(PostCollection[P]):
         """Events stop pointing at a trashed venue or organizer, as in the reference."""
         backend = self._ctx.backend
         attr = self.kind
-        for event in backend.get_many(
-            "event", backend.events_linked_to(self.kind, record.id)
-        ).values():
-            assert isinstance(event, Event)
+        for event in linking_events(backend, self.kind, record.id):
             kept = tuple(i for i in getattr(event, attr) if i != record.id)
             changes: dict[str, Any] = {attr: kept}
             backend.replace(attrs.evolve(event, **changes))
@@ -309,14 +302,14 @@ class LinkedCollection(PostCollection[P]):
         query = query or LinkedQuery(**params)
         kind: Literal["venue", "organizer"] = "venue" if self.kind == "venue" else "organizer"
         flt = linked_filter(kind, query, ctx.actor, ctx.backend, ctx.settings, ctx.now())
-        items, total = ctx.backend.query_linked(kind, flt)
-        page = flt.offset // flt.limit + 1
-        if not items and page > 1:
+        items, total = ctx.backend.query(self._cls, flt)
+        page = Page.of(items, total or 0, flt)
+        if not items and page.page > 1:
             raise PageNotFound(
                 f"The requested {kind} archive page does not exist",  # the reference's words
                 code=f"{kind}-archive-page-not-found",
             )
-        return Page(items=tuple(items), total=total, page=page, per_page=flt.limit, filter=flt)  # type: ignore[arg-type]
+        return page
 
 
 #: Countries whose venues use ``state`` rather than ``province`` (as the reference names them).

@@ -8,13 +8,16 @@ of every parameter is decided once, in the core, and no backend can reinterpret 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, TypeVar
 
 import attrs
 
 from .statuses import Status
+
+if TYPE_CHECKING:
+    from .records import Category, Event, Organizer, Tag, Venue
 
 __all__ = [
     "EventFilter",
@@ -60,6 +63,7 @@ LINKED_SEARCH_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 T = TypeVar("T")
+R = TypeVar("R", bound="Venue | Organizer")
 
 #: A list parameter: a sequence, or a CSV string as HTTP clients send it.
 ListParam = Sequence[int | str] | str | int | None
@@ -156,7 +160,55 @@ class EventFilter:
     private_author: int | None = None
     order_by_date: bool = False
     offset: int = 0
-    limit: int = 10
+    #: At most this many records from ``offset`` on; ``None``: all of them.
+    limit: int | None = 10
+
+    def matches(self, event: Event) -> bool:
+        """Whether ``event`` is in this list: the one statement of every filter's meaning.
+
+        The in-memory backend runs it directly; SQL backends compile the same conditions,
+        and the differential tests hold them to this.
+        """
+        if event.status not in self.statuses or not _own_private(event, self.private_author):
+            return False
+        if self.exclude_hidden and event.hide_from_listings:
+            return False
+        start, end = event.utc_start_date, event.utc_end_date
+        if (
+            (self.start_min is not None and start < self.start_min)
+            or (self.start_after is not None and start <= self.start_after)
+            or (self.start_before is not None and start >= self.start_before)
+            or (self.end_max is not None and end > self.end_max)
+            or (self.end_after is not None and end <= self.end_after)
+            or (self.end_before is not None and end >= self.end_before)
+        ):
+            return False
+        if self.featured is not None and event.featured != self.featured:
+            return False
+        if self.post_parent is not None and event.post_parent != self.post_parent:
+            return False
+        for ids, linked in (
+            (self.include, (event.id,)),
+            (self.venue_ids, event.venue),
+            (self.organizer_ids, event.organizer),
+            (self.category_ids, event.categories),
+            (self.tag_ids, event.tags),
+        ):
+            if ids is not None and not ids.intersection(linked):
+                return False
+        if self.search:
+            text = fold("\n".join(str(getattr(event, f)) for f in EVENT_SEARCH_FIELDS))
+            return all(word in text for word in self.search)
+        return True
+
+    def sort_key(self, event: Event) -> tuple[datetime, int]:
+        """The list order: UTC start, then id (publication date, then id, for ``include``)."""
+        if self.order_by_date:
+            return (event.date_utc, event.id)
+        return (event.utc_start_date, event.id)
+
+    def order(self, events: Iterable[Event]) -> list[Event]:
+        return sorted(events, key=self.sort_key)
 
 
 @attrs.frozen(kw_only=True)
@@ -175,7 +227,25 @@ class LinkedFilter:
     ids: frozenset[int] | None = None
     private_author: int | None = None
     offset: int = 0
-    limit: int = 10
+    limit: int | None = 10
+
+    def matches(self, record: Venue | Organizer, *, events: Collection[Event]) -> bool:
+        """Whether ``record`` is in this list, given the events that link to it."""
+        if record.status not in self.statuses or not _own_private(record, self.private_author):
+            return False
+        if self.event_id is not None and not any(e.id == self.event_id for e in events):
+            return False
+        if self.search and not _any_field_has_all(record, self.search):
+            return False
+        if self.has_events is not None:
+            has = any(e.status in self.has_events_statuses for e in events)
+            if has != self.has_events:
+                return False
+        return self.ids is None or record.id in self.ids
+
+    def order(self, records: Iterable[R]) -> list[R]:
+        """Newest first: publication date, then id, both descending."""
+        return sorted(records, key=lambda r: (r.date_utc, r.id), reverse=True)
 
 
 @attrs.frozen(kw_only=True)
@@ -189,11 +259,74 @@ class TermFilter:
     descending: bool = False
     include_order: tuple[int, ...] = ()
     hide_empty: bool = True
-    parent: int | None = None
+    #: Only direct children of one of these categories.
+    parents: frozenset[int] | None = None
     post: int | None = None
     slug: str | None = None
     offset: int = 0
-    limit: int = 10
+    limit: int | None = 10
+
+    def matches(self, term: Category | Tag, *, events: Collection[int]) -> bool:
+        """Whether ``term`` (with its stored ``count``) is in this list, given the ids of the
+        events that link to it."""
+        if self.include is not None and term.id not in self.include:
+            return False
+        if term.id in self.exclude:
+            return False
+        if self.parents is not None and term.parent not in self.parents:
+            return False
+        if self.hide_empty and term.count <= 0:
+            return False
+        if self.slug is not None and term.slug != self.slug:
+            return False
+        if self.post is not None and self.post not in events:
+            return False
+        if self.search:
+            needle = fold(self.search)
+            return needle in fold(term.name) or needle in fold(term.slug)
+        return True
+
+    def order(self, terms: Iterable[T]) -> list[T]:
+        """By ``orderby`` (ascending, or descending), ties by ascending id either way."""
+        found = sorted(terms, key=lambda t: t.id)  # type: ignore[attr-defined]
+        found.sort(key=self._sort_key(), reverse=self.descending)
+        return found
+
+    def _sort_key(self) -> Callable[[object], tuple[object, ...]]:
+        if self.orderby == "include" and self.include_order:
+            position = {term_id: n for n, term_id in enumerate(self.include_order)}
+            return lambda t: (position.get(t.id, len(position)),)  # type: ignore[attr-defined]
+        field = TERM_ORDER_FIELDS[self.orderby]
+        if field in ("name", "description"):
+            return lambda t: (fold(str(getattr(t, field))),)
+        return lambda t: (getattr(t, field),)
+
+
+#: The record field each term order sorts by.
+TERM_ORDER_FIELDS: dict[TermOrder, str] = {
+    "name": "name",
+    "id": "id",
+    "slug": "slug",
+    "count": "count",
+    "description": "description",
+    "term_group": "id",
+    "include": "id",
+}
+
+
+def _own_private(record: Event | Venue | Organizer, private_author: int | None) -> bool:
+    """Private records are visible only to their author when ``private_author`` is set."""
+    return (
+        private_author is None or record.status != Status.PRIVATE or record.author == private_author
+    )
+
+
+def _any_field_has_all(record: Venue | Organizer, words: tuple[str, ...]) -> bool:
+    for name in LINKED_SEARCH_FIELDS[record.kind]:
+        value = fold(str(getattr(record, name) or ""))
+        if all(word in value for word in words):
+            return True
+    return False
 
 
 @attrs.frozen(kw_only=True)
@@ -209,6 +342,17 @@ class Page(Generic[T]):
     filter: EventFilter | LinkedFilter | TermFilter | None = attrs.field(
         default=None, eq=False, repr=False
     )
+
+    @classmethod
+    def of(
+        cls, items: Iterable[T], total: int, flt: EventFilter | LinkedFilter | TermFilter
+    ) -> Page[T]:
+        """The page a filter's offset and limit describe."""
+        found = tuple(items)
+        per_page = flt.limit if flt.limit is not None else max(len(found), 1)
+        return cls(
+            items=found, total=total, page=flt.offset // per_page + 1, per_page=per_page, filter=flt
+        )
 
     @property
     def total_pages(self) -> int:

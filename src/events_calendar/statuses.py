@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["LISTABLE_STATUSES", "Role", "Status"]
+__all__ = ["COUNTED_STATUSES", "LISTABLE_STATUSES", "Role", "Status"]
 
 
 class Status(StrEnum):
@@ -24,6 +24,10 @@ class Status(StrEnum):
 
 #: What "any" means in a status filter: every status but the trash (WordPress's ``any``).
 LISTABLE_STATUSES: frozenset[Status] = frozenset(Status) - {Status.TRASH}
+
+#: The events a category's or tag's ``count`` counts: published ones (WordPress's term count).
+#: Backends keep the count stored; this is the one statement of what it counts.
+COUNTED_STATUSES: frozenset[Status] = frozenset({Status.PUBLISH})
 
 
 class Role(StrEnum):

@@ -14,6 +14,7 @@ import attrs
 from .context import Context
 from .errors import InvalidParameter, NotFound, TermExists
 from .listing import term_filter
+from .lookups import child_terms, slug_taken, term_ids
 from .queries import Page, TermQuery
 from .records import Category, Tag
 from .slugs import slugify, unique_slug
@@ -34,7 +35,7 @@ class TermCollection(Generic[T]):
 
     def get(self, term_id: int) -> T:
         """The term with that id (terms are public)."""
-        found = self._ctx.backend.get_many(self.kind, [term_id]).get(term_id)
+        found = self._ctx.backend.get_many(self._cls, [term_id]).get(term_id)
         if found is None:
             raise NotFound(
                 f"There is no {self.kind} with ID {term_id}.",
@@ -42,7 +43,6 @@ class TermCollection(Generic[T]):
                 status=400,
                 fields={"id": f"send an existing {self.kind} id"},
             )
-        assert isinstance(found, self._cls)
         return found
 
     def list(self, query: TermQuery | None = None, **params: Any) -> Page[T]:
@@ -50,14 +50,8 @@ class TermCollection(Generic[T]):
         ctx = self._ctx
         query = query or TermQuery(**params)
         flt = term_filter(self.kind, query, ctx.backend, ctx.settings)
-        items, total = ctx.backend.query_terms(self.kind, flt)
-        return Page(
-            items=tuple(items),  # type: ignore[arg-type]  # the backend answers this kind
-            total=total,
-            page=flt.offset // flt.limit + 1,
-            per_page=flt.limit,
-            filter=flt,
-        )
+        items, total = ctx.backend.query(self._cls, flt)
+        return Page.of(items, total or 0, flt)
 
     def create(self, **data: Any) -> T:
         """Create a term; a sibling with the same name is a ``TermExists`` error."""
@@ -70,11 +64,11 @@ class TermCollection(Generic[T]):
     def _insert(self, clean: dict[str, Any]) -> T:
         self._refuse_duplicate(clean["name"], clean.get("parent", 0), None)
         term = self._cls(
-            id=self._ctx.backend.next_id("term"),
+            id=self._ctx.backend.reserve_ids("term")[0],
             slug=self._unique_slug(clean.get("slug") or clean["name"]),
             **{k: v for k, v in clean.items() if k != "slug"},
         )
-        self._ctx.backend.insert(term)
+        self._ctx.backend.insert([term])
         return term
 
     def update(self, term_id: int, **changes: Any) -> T:
@@ -112,9 +106,8 @@ class TermCollection(Generic[T]):
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
         backend = ctx.backend
         with backend.transaction():
-            children = backend.get_many(self.kind, backend.child_terms(self.kind, [term_id]))
+            children = backend.get_many(Category, child_terms(backend, self.kind, [term_id]))
             for child in children.values():
-                assert isinstance(child, Category)  # only categories have children
                 backend.replace(attrs.evolve(child, parent=current.parent))
             backend.remove(self.kind, term_id)
         return current
@@ -124,7 +117,7 @@ class TermCollection(Generic[T]):
         caller's transaction), as the reference creates unknown categories and tags."""
         items = list(items)
         keys = [i for i in items if isinstance(i, str)]
-        found = self._ctx.backend.find_terms(self.kind, keys)
+        found = term_ids(self._ctx.backend, self.kind, keys)
         ids: list[int] = []
         for item in items:
             if isinstance(item, int):
@@ -137,9 +130,9 @@ class TermCollection(Generic[T]):
 
     def _refuse_duplicate(self, name: str, parent: int, own_id: int | None) -> None:
         backend = self._ctx.backend
-        same = backend.get_many(self.kind, backend.find_by_name(self.kind, name))
+        same = backend.get_many(self._cls, backend.find_names(self.kind, [name]).get(name, []))
         for term in same.values():
-            if term.id != own_id and term.parent == parent:  # type: ignore[union-attr]
+            if term.id != own_id and term.parent == parent:
                 # The reference's (WordPress's) words: categories are unique per parent,
                 # flat tags per taxonomy.
                 where = "with this parent" if self.kind == "category" else "in this taxonomy"
@@ -153,7 +146,7 @@ class TermCollection(Generic[T]):
         frontier = {ancestor}
         seen: set[int] = set()
         while frontier:
-            frontier = set(self._ctx.backend.child_terms(self.kind, frontier)) - seen
+            frontier = set(child_terms(self._ctx.backend, self.kind, frontier)) - seen
             if candidate in frontier:
                 return True
             seen |= frontier
@@ -161,4 +154,4 @@ class TermCollection(Generic[T]):
 
     def _unique_slug(self, text: str) -> str:
         backend = self._ctx.backend
-        return unique_slug(slugify(text) or self.kind, lambda s: backend.slug_taken(self.kind, s))
+        return unique_slug(slugify(text) or self.kind, lambda s: slug_taken(backend, self.kind, s))

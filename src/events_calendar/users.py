@@ -67,7 +67,7 @@ class UserDirectory:
             if backend.find_user(login) is not None:
                 raise InvalidParameter.one("login", f"the login {login!r} is taken; choose another")
             user = User(
-                id=backend.next_id("user"),
+                id=backend.reserve_ids("user")[0],
                 login=login,
                 role=role,
                 display_name=display_name or login,
@@ -117,7 +117,7 @@ class UserDirectory:
         with backend.transaction():
             backend.insert_credential(
                 Credential(
-                    id=backend.next_id("credential"),
+                    id=backend.reserve_ids("credential")[0],
                     user_id=user.id,
                     kind=kind,
                     secret_hash=_digest(raw),

@@ -18,19 +18,12 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, TypeVar
 
 import attrs
 
 from ..errors import Conflict
-from ..queries import (
-    EVENT_SEARCH_FIELDS,
-    LINKED_SEARCH_FIELDS,
-    EventFilter,
-    LinkedFilter,
-    TermFilter,
-    fold,
-)
+from ..queries import EventFilter, LinkedFilter, TermFilter
 from ..records import (
     KINDS,
     Category,
@@ -43,8 +36,8 @@ from ..records import (
     User,
     Venue,
 )
-from ..statuses import Status
-from .base import Family
+from ..statuses import COUNTED_STATUSES
+from ..storage import Family, Filter
 
 __all__ = ["MemoryBackend"]
 
@@ -56,12 +49,16 @@ _LINKS: tuple[tuple[str, Kind], ...] = (
 )
 
 
-def _key(kind: Kind, record_id: int) -> tuple[Kind, int]:
-    return (kind, record_id)
+R = TypeVar("R", bound=Record)
 
 
 class MemoryBackend:
     """A ``Backend`` that keeps everything in process memory (``connect("memory://")``)."""
+
+    @classmethod
+    def from_url(cls, url: str) -> MemoryBackend:
+        """``memory://``: a new, empty calendar in this process."""
+        return cls()
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
@@ -80,7 +77,7 @@ class MemoryBackend:
             "category": defaultdict(set),
             "tag": defaultdict(set),
         }
-        self._published_counts: dict[Kind, Counter[int]] = {"category": Counter(), "tag": Counter()}
+        self._counts: dict[Kind, Counter[int]] = {"category": Counter(), "tag": Counter()}
         self._users: dict[int, User] = {}
         self._credentials: dict[str, Credential] = {}
 
@@ -127,9 +124,9 @@ class MemoryBackend:
             for attr, target in _LINKS:
                 for target_id in getattr(record, attr):
                     self._links[target][target_id].add(record.id)
-            if record.status == Status.PUBLISH:
-                self._published_counts["category"].update(set(record.categories))
-                self._published_counts["tag"].update(set(record.tags))
+            if record.status in COUNTED_STATUSES:
+                self._counts["category"].update(set(record.categories))
+                self._counts["tag"].update(set(record.tags))
         elif isinstance(record, Category):
             self._children["category"][record.parent].add(record.id)
 
@@ -147,9 +144,9 @@ class MemoryBackend:
             for attr, target in _LINKS:
                 for target_id in getattr(record, attr):
                     self._links[target][target_id].discard(record.id)
-            if record.status == Status.PUBLISH:
-                self._published_counts["category"].subtract(set(record.categories))
-                self._published_counts["tag"].subtract(set(record.tags))
+            if record.status in COUNTED_STATUSES:
+                self._counts["category"].subtract(set(record.categories))
+                self._counts["tag"].subtract(set(record.tags))
         elif isinstance(record, Category):
             self._children["category"][record.parent].discard(record.id)
 
@@ -197,10 +194,7 @@ class MemoryBackend:
             raise Conflict("parent names no category.", fields={"parent": "use a category id"})
 
     # -- records ---------------------------------------------------------------------------
-    def next_id(self, family: Family) -> int:
-        return self.reserve_ids(family, 1)[0]
-
-    def reserve_ids(self, family: Family, count: int) -> range:
+    def reserve_ids(self, family: Family, count: int = 1) -> range:
         with self.transaction():
             first = self._seq[family] + 1
             self._seq[family] += count
@@ -211,22 +205,18 @@ class MemoryBackend:
         with self._lock:
             return {slug for slug in slugs if slug in self._slugs[kind]}
 
-    def insert(self, record: Record) -> None:
-        with self.transaction():
-            taken = (
-                self._post_kind
-                if record.kind in ("event", "venue", "organizer")
-                else self._records[record.kind]
-            )
-            if record.id in taken:
-                raise Conflict(f"Id {record.id} is taken.")
-            self._check(record)
-            self._put(record.kind, record.id, record)
-
-    def bulk_insert(self, records: Sequence[Record]) -> None:
+    def insert(self, records: Sequence[Record]) -> None:
         with self.transaction():
             for record in records:
-                self.insert(record)
+                taken = (
+                    self._post_kind
+                    if record.kind in ("event", "venue", "organizer")
+                    else self._records[record.kind]
+                )
+                if record.id in taken:
+                    raise Conflict(f"Id {record.id} is taken.")
+                self._check(record)
+                self._put(record.kind, record.id, record)
 
     def replace(self, record: Record) -> None:
         with self.transaction():
@@ -236,6 +226,7 @@ class MemoryBackend:
             self._put(record.kind, record.id, record)
 
     def remove(self, kind: Kind, record_id: int) -> None:
+        """Delete the record; events that link to it lose the link (a database's cascade)."""
         with self.transaction():
             if kind in ("venue", "organizer", "category", "tag"):
                 attr = next(a for a, k in _LINKS if k == kind)
@@ -245,24 +236,26 @@ class MemoryBackend:
                     kept = tuple(i for i in getattr(event, attr) if i != record_id)
                     changes: dict[str, Any] = {attr: kept}
                     self._put("event", event_id, attrs.evolve(event, **changes))
-            if kind == "category":
-                for child in sorted(self._children["category"].get(record_id, ())):
-                    term = self._records["category"][child]
-                    assert isinstance(term, Category)
-                    self._put("category", child, attrs.evolve(term, parent=0))
             self._put(kind, record_id, None)
             for slug, owner in list(self._aliases[kind].items()):
                 if owner == record_id:
                     self._set_alias(kind, slug, None)
 
-    def get_many(self, kind: Kind, ids: Iterable[int]) -> dict[int, Record]:
+    def get_many(self, cls: type[R], ids: Iterable[int]) -> dict[int, R]:
         with self._lock:
-            table = self._records[kind]
-            found = {i: table[i] for i in ids if i in table}
-            if kind in ("category", "tag"):
-                counts = self._published_counts[kind]
-                found = {i: _with_count(t, counts[i]) for i, t in found.items()}
-            return found
+            table = self._records[cls.kind]
+            return {i: self._as_read(cls, table[i]) for i in ids if i in table}
+
+    def _as_read(self, cls: type[R], record: Record) -> R:
+        """A stored record as it is read: terms carry their current count."""
+        if isinstance(record, Category | Tag):
+            record = self._counted(record)
+        assert isinstance(record, cls)
+        return record
+
+    def _counted(self, term: Record) -> Category | Tag:
+        assert isinstance(term, Category | Tag)
+        return attrs.evolve(term, count=self._counts[term.kind][term.id])
 
     def post_kind(self, record_id: int) -> Kind | None:
         return self._post_kind.get(record_id)
@@ -271,9 +264,6 @@ class MemoryBackend:
         with self._lock:
             found = self._slugs[kind].get(slug)
             return found if found is not None else self._aliases[kind].get(slug)
-
-    def slug_taken(self, kind: Kind, slug: str) -> bool:
-        return slug in self._slugs[kind]
 
     def add_slug_alias(self, kind: Kind, record_id: int, slug: str) -> None:
         with self.transaction():
@@ -292,38 +282,31 @@ class MemoryBackend:
         put(record_id)
         self._on_rollback(lambda: put(old))
 
-    def find_by_name(self, kind: Kind, name: str) -> list[int]:
+    def find_names(self, kind: Kind, names: Collection[str]) -> dict[str, list[int]]:
         with self._lock:
-            return sorted(self._names[kind].get(name.casefold(), ()))
-
-    def find_terms(self, kind: Kind, keys: Collection[str]) -> dict[str, int]:
-        with self._lock:
-            found: dict[str, int] = {}
-            for key in keys:
-                by_slug = self._slugs[kind].get(key)
-                by_name = sorted(self._names[kind].get(key.casefold(), ()))
-                if by_slug is not None:
-                    found[key] = by_slug
-                elif by_name:
-                    found[key] = by_name[0]
-            return found
-
-    def child_terms(self, kind: Kind, parent_ids: Collection[int]) -> list[int]:
-        with self._lock:
-            children = self._children.get(kind, {})
-            return sorted({c for p in parent_ids for c in children.get(p, ())})
-
-    def events_linked_to(self, kind: Kind, record_id: int) -> list[int]:
-        with self._lock:
-            return sorted(self._links[kind].get(record_id, ()))
+            found = {name: sorted(self._names[kind].get(name.casefold(), ())) for name in names}
+            return {name: ids for name, ids in found.items() if ids}
 
     # -- lists -----------------------------------------------------------------------------
-    def _events(self) -> dict[int, Event]:
-        return self._records["event"]  # type: ignore[return-value]  # only events stored there
+    def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
+        """Candidates from the narrowest index, kept when the filter's ``matches()`` says so."""
+        with self._lock:
+            if isinstance(flt, EventFilter):
+                found: list[Any] = [e for e in self._event_candidates(flt) if flt.matches(e)]
+            elif isinstance(flt, LinkedFilter):
+                found = flt.order(
+                    r for r in self._linked_candidates(cls.kind, flt) if self._linked_match(r, flt)
+                )
+            else:
+                found = flt.order(
+                    t for t in self._term_candidates(cls.kind, flt) if self._term_match(t, flt)
+                )
+            end = None if flt.limit is None else flt.offset + flt.limit
+            return found[flt.offset : end], len(found) if count else None
 
     def _event_candidates(self, flt: EventFilter) -> Iterable[Event]:
         """Events that may match, from the narrowest index, in list order."""
-        events = self._events()
+        events: dict[int, Event] = self._records["event"]  # type: ignore[assignment]
         sets: list[set[int]] = []
         if flt.include is not None:
             sets.append({i for i in flt.include if i in events})
@@ -338,14 +321,7 @@ class MemoryBackend:
                 sets.append(set().union(*(linked.get(i, set()) for i in ids)))
         if sets or flt.order_by_date:
             chosen = set.intersection(*sets) if sets else set(events)
-            found = [events[i] for i in chosen]
-            key: Callable[[Event], tuple[datetime, int]] = (
-                (lambda e: (e.date_utc, e.id))
-                if flt.order_by_date
-                else (lambda e: (e.utc_start_date, e.id))
-            )
-            found.sort(key=key)
-            return found
+            return flt.order(events[i] for i in chosen)
         lo, hi = 0, len(self._by_start)
         if flt.start_min is not None:
             lo = max(lo, bisect_left(self._by_start, (flt.start_min, -1)))
@@ -359,81 +335,42 @@ class MemoryBackend:
             hi = min(hi, bisect_right(self._by_start, (flt.end_max, 1 << 62)))
         return (events[i] for _, i in self._by_start[lo:hi])
 
-    def query_events(self, flt: EventFilter) -> tuple[list[Event], int]:
-        with self._lock:
-            matches = [e for e in self._event_candidates(flt) if _event_matches(e, flt)]
-            return matches[flt.offset : flt.offset + flt.limit], len(matches)
+    def _linked_events(self, kind: Kind, record_id: int) -> list[Event]:
+        events = self._records["event"]
+        return [
+            e for i in self._links[kind].get(record_id, ()) if isinstance(e := events[i], Event)
+        ]
 
-    def query_event_page(self, flt: EventFilter) -> list[Event]:
-        return self.query_events(flt)[0]
+    def _linked_candidates(self, kind: Kind, flt: LinkedFilter) -> Iterable[Record]:
+        table = self._records[kind]
+        if flt.event_id is not None:
+            event = self._records["event"].get(flt.event_id)
+            linked: Iterable[int] = getattr(event, kind) if isinstance(event, Event) else ()
+            return [table[i] for i in linked if i in table]
+        if flt.ids is not None:
+            return [table[i] for i in flt.ids if i in table]
+        return list(table.values())
 
-    def query_linked(
-        self, kind: Literal["venue", "organizer"], flt: LinkedFilter
-    ) -> tuple[Sequence[Venue | Organizer], int]:
-        with self._lock:
-            table = self._records[kind]
-            if flt.event_id is not None:
-                event = self._records["event"].get(flt.event_id)
-                ids: Iterable[int] = getattr(event, kind) if isinstance(event, Event) else ()
-            else:
-                ids = table
-            found = [r for i in ids if (r := table.get(i)) and self._linked_matches(kind, r, flt)]
-            posts = [r for r in found if isinstance(r, Venue | Organizer)]
-            posts.sort(key=lambda r: (r.date_utc, r.id), reverse=True)
-            return posts[flt.offset : flt.offset + flt.limit], len(posts)
-
-    def _linked_matches(self, kind: Kind, record: Record, flt: LinkedFilter) -> bool:
+    def _linked_match(self, record: Record, flt: LinkedFilter) -> bool:
         assert isinstance(record, Venue | Organizer)
-        if record.status not in flt.statuses or not _own_private(record, flt.private_author):
-            return False
-        if flt.search and not _any_field_has_all(record, flt.search):
-            return False
-        events = self._events()
-        linked = [events[i] for i in self._links[kind].get(record.id, ())]
-        if flt.has_events is not None:
-            has = any(e.status in flt.has_events_statuses for e in linked)
-            if has != flt.has_events:
-                return False
-        return flt.ids is None or record.id in flt.ids
+        return flt.matches(record, events=self._linked_events(record.kind, record.id))
 
-    def query_terms(
-        self, kind: Literal["category", "tag"], flt: TermFilter
-    ) -> tuple[Sequence[Category | Tag], int]:
-        with self._lock:
-            table = self._records[kind]
-            counts = self._published_counts[kind]
-            if flt.post is not None:
-                event = self._records["event"].get(flt.post)
-                ids: Collection[int] = (
-                    getattr(event, "categories" if kind == "category" else "tags")
-                    if isinstance(event, Event)
-                    else ()
-                )
-            elif flt.parent is not None:
-                ids = self._children.get(kind, {}).get(flt.parent, set())
-            else:
-                ids = table.keys()
-            if flt.include is not None:
-                ids = [i for i in ids if i in flt.include]
-            search = fold(flt.search) if flt.search else None
-            found: list[Category | Tag] = []
-            for term_id in ids:
-                term = table.get(term_id)
-                if not isinstance(term, Category | Tag) or term_id in flt.exclude:
-                    continue
-                if flt.parent is not None and term.parent != flt.parent:
-                    continue
-                if flt.hide_empty and counts[term_id] <= 0:
-                    continue
-                if flt.slug is not None and term.slug != flt.slug:
-                    continue
-                if search and search not in fold(term.name) and search not in fold(term.slug):
-                    continue
-                found.append(attrs.evolve(term, count=counts[term_id]))
-            # Ties keep ascending ids in both directions: sort by id, then stably by the key.
-            found.sort(key=lambda t: t.id)
-            found.sort(key=_term_sort_key(flt), reverse=flt.descending)
-            return found[flt.offset : flt.offset + flt.limit], len(found)
+    def _term_candidates(self, kind: Kind, flt: TermFilter) -> Iterable[Category | Tag]:
+        table = self._records[kind]
+        if flt.post is not None:
+            event = self._records["event"].get(flt.post)
+            field = "categories" if kind == "category" else "tags"
+            ids: Iterable[int] = getattr(event, field) if isinstance(event, Event) else ()
+        elif flt.parents is not None:
+            ids = {c for p in flt.parents for c in self._children.get(kind, {}).get(p, ())}
+        elif flt.include is not None:
+            ids = flt.include
+        else:
+            ids = table.keys()
+        return [self._counted(table[i]) for i in ids if i in table]
+
+    def _term_match(self, term: Category | Tag, flt: TermFilter) -> bool:
+        return flt.matches(term, events=self._links[term.kind].get(term.id, set()))
 
     # -- users -----------------------------------------------------------------------------
     def insert_user(self, user: User) -> None:
@@ -486,79 +423,7 @@ class MemoryBackend:
     def find_credential(self, secret_hash: str) -> Credential | None:
         return self._credentials.get(secret_hash)
 
-    def iter_credentials(self, user_id: int) -> Iterator[Credential]:
+    def credentials(self, user_id: int) -> list[Credential]:
         with self._lock:
             found = [c for c in self._credentials.values() if c.user_id == user_id]
-        return iter(sorted(found, key=lambda c: c.id))
-
-
-def _with_count(term: Record, count: int) -> Record:
-    assert isinstance(term, Category | Tag)
-    return attrs.evolve(term, count=count)
-
-
-def _own_private(record: Event | Venue | Organizer, private_author: int | None) -> bool:
-    """Private records are visible only to their author when ``private_author`` is set."""
-    return (
-        private_author is None or record.status != Status.PRIVATE or record.author == private_author
-    )
-
-
-def _event_matches(event: Event, flt: EventFilter) -> bool:
-    if event.status not in flt.statuses or not _own_private(event, flt.private_author):
-        return False
-    if flt.exclude_hidden and event.hide_from_listings:
-        return False
-    start, end = event.utc_start_date, event.utc_end_date
-    if (
-        (flt.start_min is not None and start < flt.start_min)
-        or (flt.start_after is not None and start <= flt.start_after)
-        or (flt.start_before is not None and start >= flt.start_before)
-        or (flt.end_max is not None and end > flt.end_max)
-        or (flt.end_after is not None and end <= flt.end_after)
-        or (flt.end_before is not None and end >= flt.end_before)
-    ):
-        return False
-    if flt.featured is not None and event.featured != flt.featured:
-        return False
-    if flt.post_parent is not None and event.post_parent != flt.post_parent:
-        return False
-    for ids, linked in (
-        (flt.include, (event.id,)),
-        (flt.venue_ids, event.venue),
-        (flt.organizer_ids, event.organizer),
-        (flt.category_ids, event.categories),
-        (flt.tag_ids, event.tags),
-    ):
-        if ids is not None and not ids.intersection(linked):
-            return False
-    if flt.search:
-        text = fold("\n".join(str(getattr(event, f)) for f in EVENT_SEARCH_FIELDS))
-        return all(word in text for word in flt.search)
-    return True
-
-
-def _any_field_has_all(record: Venue | Organizer, words: tuple[str, ...]) -> bool:
-    for name in LINKED_SEARCH_FIELDS[record.kind]:
-        value = fold(str(getattr(record, name) or ""))
-        if all(word in value for word in words):
-            return True
-    return False
-
-
-def _term_sort_key(flt: TermFilter) -> Callable[[Category | Tag], tuple[object, ...]]:
-    if flt.orderby == "include" and flt.include_order:
-        position = {term_id: n for n, term_id in enumerate(flt.include_order)}
-        return lambda t: (position.get(t.id, len(position)),)
-    field = {
-        "name": "name",
-        "id": "id",
-        "slug": "slug",
-        "count": "count",
-        "description": "description",
-        "term_group": "id",
-        "include": "id",
-    }[flt.orderby]
-    if field in ("name", "description"):
-        return lambda t: (fold(str(getattr(t, field))),)
-    return lambda t: (getattr(t, field),)
+        return sorted(found, key=lambda c: c.id)

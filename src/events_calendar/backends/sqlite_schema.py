@@ -13,82 +13,31 @@ needs a new migration that adds its column; the initial one creates what exists 
 
 from __future__ import annotations
 
-from types import UnionType
-from typing import Any, get_args, get_origin, get_type_hints
-
-import attrs
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from ..converters import stored_fields
 from ..queries import LINKED_SEARCH_FIELDS
-from ..records import RECORD_CLASSES, Input, Kind, Record
+from ..records import RECORD_CLASSES, Kind
+from .sql.schema import LINKS, TABLES, column_names, columns
 
-__all__ = [
-    "LINK_TABLES",
-    "MIGRATIONS",
-    "TABLES",
-    "column_names",
-    "link_fields",
-]
+__all__ = ["LINK_TABLES", "MIGRATIONS"]
 
-#: One table per record kind.
-TABLES: dict[Kind, str] = {
-    "event": "events",
-    "venue": "venues",
-    "organizer": "organizers",
-    "category": "categories",
-    "tag": "tags",
-}
-
-#: Event field -> (link table, column naming the linked record).
+#: Event link field -> (link table, column naming the linked record), as the migrations
+#: below spell it (they are history: a migration never changes once released).
 LINK_TABLES: dict[str, tuple[str, str]] = {
-    "venue": ("event_venues", "venue_id"),
-    "organizer": ("event_organizers", "organizer_id"),
-    "categories": ("event_categories", "term_id"),
-    "tags": ("event_tags", "term_id"),
+    f: (link.table, link.column) for f, link in LINKS.items()
 }
 
-_LINK_INPUTS = {Input.VENUES, Input.ORGANIZERS, Input.CATEGORIES, Input.TAGS}
 
-
-def link_fields(cls: type[Record]) -> list[str]:
-    """The fields of a record class that are stored in link tables."""
-    found = _LINK_FIELDS.get(cls)
-    if found is None:
-        found = _LINK_FIELDS[cls] = [
-            f.name for f in attrs.fields(cls) if f.metadata.get("input") in _LINK_INPUTS
-        ]
-    return found
-
-
-_LINK_FIELDS: dict[type, list[str]] = {}
-_COLUMN_NAMES: dict[type, list[str]] = {}
-
-
-def column_names(cls: type[Record]) -> list[str]:
-    """The columns holding a record's own fields, in declaration order."""
-    found = _COLUMN_NAMES.get(cls)
-    if found is None:
-        links = set(link_fields(cls))
-        found = _COLUMN_NAMES[cls] = [name for name in stored_fields(cls) if name not in links]
-    return found
-
-
-def _column_type(annotation: Any) -> str:
-    """SQLite type and nullability of a field, read from its annotation."""
-    nullable = False
-    if isinstance(annotation, UnionType) or get_origin(annotation) is not None:
-        args = get_args(annotation)
-        nullable = type(None) in args
-        annotation = next((a for a in args if a is not type(None)), str)
-    sql_type = "INTEGER" if annotation in (bool, int) else "TEXT"
-    return sql_type if nullable else f"{sql_type} NOT NULL"
-
-
-def _columns(cls: type[Record]) -> dict[str, str]:
-    hints = get_type_hints(cls)
-    return {name: _column_type(hints[name]) for name in column_names(cls)}
+def _columns(kind: Kind) -> dict[str, str]:
+    """SQLite type and nullability of a record's own columns."""
+    own = set(column_names(RECORD_CLASSES[kind]))
+    return {
+        c.name: ("INTEGER" if c.type in (bool, int) else "TEXT")
+        + ("" if c.nullable else " NOT NULL")
+        for c in columns(kind)
+        if c.name in own
+    }
 
 
 MIGRATIONS = Migrations("events_calendar")
@@ -99,11 +48,9 @@ def _initial(db: Database) -> None:
     """Tables, link tables, slug aliases, id sequences, users, and the indexes every filter
     uses."""
     for kind, table in TABLES.items():
-        cls = RECORD_CLASSES[kind]
-        columns = _columns(cls)
         ddl = ", ".join(
             f"[{name}] {'INTEGER PRIMARY KEY' if name == 'id' else sql_type}"
-            for name, sql_type in columns.items()
+            for name, sql_type in _columns(kind).items()
         )
         extra = ", name_key TEXT NOT NULL"
         if kind == "event":

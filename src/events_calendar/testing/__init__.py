@@ -6,6 +6,7 @@
         def make_backend(self):
             return MyBackend()
 
+For the differential test against the in-memory reference, see ``testing.differential``.
 Importing this package needs pytest; ``import events_calendar`` never imports it.
 """
 
@@ -22,12 +23,15 @@ pytest.register_assert_rewrite(
     "events_calendar.testing.contract_event_lists",
     "events_calendar.testing.contract_events",
     "events_calendar.testing.contract_records",
+    "events_calendar.testing.contract_storage",
+    "events_calendar.testing.differential",
 )
 
 from .base import NOW, ContractBase  # noqa: E402
 from .contract_access import AccessContract  # noqa: E402
 from .contract_events import EventContract  # noqa: E402
 from .contract_records import RecordContract  # noqa: E402
+from .contract_storage import StorageContract  # noqa: E402
 
 __all__ = [
     "NOW",
@@ -36,8 +40,9 @@ __all__ = [
     "ContractBase",
     "EventContract",
     "RecordContract",
+    "StorageContract",
 ]
 
 
-class CalendarContract(EventContract, RecordContract, AccessContract):
-    """Every behaviour a backend must show through the ``Calendar`` API."""
+class CalendarContract(EventContract, RecordContract, AccessContract, StorageContract):
+    """Every behaviour a backend must show, through the ``Calendar`` API and below it."""

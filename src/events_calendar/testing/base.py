@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import pytest
 
 import events_calendar as ec
-from events_calendar.backends.base import Backend
+from events_calendar.storage import Backend
 
 __all__ = ["NOW", "ContractBase"]
 

@@ -965,14 +965,14 @@ class AccessContract(ContractBase):
         cal.users.remove("alice")
         with pytest.raises(AuthenticationFailed, match="not valid"):
             cal.users.verify_token(token)
-        assert [] == list(cal.backend.iter_credentials(user.id))
+        assert [] == list(cal.backend.credentials(user.id))
 
     def test_secrets_are_not_stored_in_clear(self, cal: ec.Calendar) -> None:
         """The backend keeps neither the password nor the token, only digests of them."""
         user = cal.users.create("alice")
         password = cal.users.issue_password("alice", label="laptop")
         token = cal.users.issue_token("alice", label="ci")
-        stored = list(cal.backend.iter_credentials(user.id))
+        stored = list(cal.backend.credentials(user.id))
         secrets = (password, password.replace(" ", ""), token)
         leaks = [
             secret
@@ -1040,4 +1040,4 @@ class AccessContract(ContractBase):
         editor = self.user_cal(cal, "editor")
         with pytest.raises(Forbidden, match="may not manage users"):
             getattr(editor.users, issue)("alice")
-        assert [] == list(cal.backend.iter_credentials(alice.id))
+        assert [] == list(cal.backend.credentials(alice.id))

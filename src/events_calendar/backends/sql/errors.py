@@ -41,7 +41,7 @@ def translating(errors: DriverErrors, database: str) -> Iterator[None]:
             f"{database} stayed locked by another writer; try again. ({_first_line(error)})"
         ) from error
     except errors.unavailable as error:
-        raise StorageUnavailable(f"{database}: {_first_line(error)}") from error
+        raise StorageUnavailable.of(database, _first_line(error)) from error
 
 
 def _first_line(error: BaseException) -> str:

@@ -1,0 +1,316 @@
+"""Normalised filters compiled to SQL, one entry per filter field.
+
+Each filter class (``EventFilter``, ``LinkedFilter``, ``TermFilter``) has a table here keyed by
+its field names; an entry adds that field's condition (or its order, offset or limit) to a
+``Select``. ``tests/test_sql_compiler.py`` fails when a filter field has no entry, so a new
+filter cannot be forgotten by SQL backends. The meaning each entry compiles is the filter's
+``matches()`` in the core; the dialect supplies only what databases spell differently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, Literal
+
+import attrs
+
+from ...queries import (
+    EVENT_SEARCH_FIELDS,
+    LINKED_SEARCH_FIELDS,
+    TERM_ORDER_FIELDS,
+    EventFilter,
+    LinkedFilter,
+    TermFilter,
+    fold,
+)
+from ...records import Kind
+from ...statuses import Status
+from .dialect import Dialect, Fragment
+from .schema import LINKS, TABLES
+
+__all__ = ["EVENT_ENTRIES", "LINKED_ENTRIES", "TERM_ENTRIES", "Select", "compile_filter"]
+
+
+@attrs.define
+class Select:
+    """A SELECT over one table (``alias``) being built: conditions, order and paging."""
+
+    dialect: Dialect
+    kind: Kind
+    alias: str
+    where: list[str] = attrs.field(factory=list)
+    params: list[Any] = attrs.field(factory=list)
+    order: str = ""
+    order_params: list[Any] = attrs.field(factory=list)
+    offset: int = 0
+    limit: int | None = None
+
+    @property
+    def source(self) -> str:
+        return f"{self.dialect.quote(TABLES[self.kind])} {self.alias}"
+
+    def add(self, clause: str, *params: Any) -> None:
+        self.where.append(clause)
+        self.params.extend(params)
+
+    def add_fragment(self, fragment: Fragment, *, negate: bool = False) -> None:
+        clause, params = fragment
+        self.add(f"NOT ({clause})" if negate else clause, *params)
+
+    def condition(self) -> str:
+        return " AND ".join(self.where) if self.where else self.dialect.true
+
+    def count_sql(self) -> Fragment:
+        return f"SELECT count(*) FROM {self.source} WHERE {self.condition()}", list(self.params)
+
+    def rows_sql(self) -> Fragment:
+        sql = f"SELECT {self.alias}.* FROM {self.source} WHERE {self.condition()}"
+        params = [*self.params, *self.order_params]
+        if self.order:
+            sql += f" ORDER BY {self.order}"
+        if self.limit is not None:
+            sql += " LIMIT ?"
+            params.append(self.limit)
+        if self.offset:
+            sql += " OFFSET ?" if self.limit is not None else " LIMIT -1 OFFSET ?"
+            params.append(self.offset)
+        return sql, params
+
+
+#: An entry: given the Select, the field's value and the whole filter, add what it means.
+Entry = Callable[[Select, Any, Any], None]
+
+
+def _epoch(moment: datetime) -> int:
+    return int(moment.timestamp())
+
+
+def _bound(column: str, op: str, *, also_start: bool = False) -> Entry:
+    def entry(q: Select, value: datetime | None, _: object) -> None:
+        if value is None:
+            return
+        q.add(f"{q.alias}.{column} {op} ?", _epoch(value))
+        # An event never ends before it starts, so an upper bound on the end bounds the
+        # start too: said explicitly, the index range on utc_start stops early.
+        if also_start:
+            q.add(f"{q.alias}.utc_start {op} ?", _epoch(value))
+
+    return entry
+
+
+def _statuses(q: Select, statuses: frozenset[Status], _: object) -> None:
+    q.add_fragment(q.dialect.in_(f"{q.alias}.status", sorted(s.value for s in statuses)))
+
+
+def _private_author(q: Select, author: int | None, flt: EventFilter | LinkedFilter) -> None:
+    if author is not None and Status.PRIVATE in flt.statuses:
+        q.add(f"({q.alias}.status != ? OR {q.alias}.author = ?)", Status.PRIVATE.value, author)
+
+
+def _linked_to(field: str) -> Entry:
+    link = LINKS[field]
+
+    def entry(q: Select, ids: frozenset[int] | None, _: object) -> None:
+        if ids is None:
+            return
+        inner, params = q.dialect.in_(q.dialect.quote(link.column), sorted(ids))
+        q.add(
+            f"{q.alias}.id IN (SELECT event_id FROM {q.dialect.quote(link.table)} WHERE {inner})",
+            *params,
+        )
+
+    return entry
+
+
+def _equal(column: str) -> Entry:
+    def entry(q: Select, value: object, _: object) -> None:
+        if value is not None:
+            q.add(f"{q.alias}.{column} = ?", value)
+
+    return entry
+
+
+def _one_of(column: str, *, negate: bool = False) -> Entry:
+    def entry(q: Select, ids: frozenset[int] | None, _: object) -> None:
+        if ids is not None and (ids or not negate):
+            q.add_fragment(q.dialect.in_(f"{q.alias}.{column}", sorted(ids)), negate=negate)
+
+    return entry
+
+
+def _offset(q: Select, value: int, _: object) -> None:
+    q.offset = value
+
+
+def _limit(q: Select, value: int | None, _: object) -> None:
+    q.limit = value
+
+
+def _hidden(q: Select, exclude: bool, _: object) -> None:
+    if exclude:
+        q.add(f"{q.alias}.hide_from_listings = {q.dialect.false}")
+
+
+def _event_search(q: Select, words: tuple[str, ...], _: object) -> None:
+    if words:
+        q.add_fragment(
+            q.dialect.search("events", q.alias, EVENT_SEARCH_FIELDS, words, together=True)
+        )
+
+
+def _event_order(q: Select, by_date: bool, _: object) -> None:
+    q.order = (
+        f"{q.alias}.published, {q.alias}.id" if by_date else f"{q.alias}.utc_start, {q.alias}.id"
+    )
+
+
+def _read_elsewhere(q: Select, value: object, flt: object) -> None:
+    """A field another entry reads together with its own (e.g. ``has_events_statuses``)."""
+
+
+EVENT_ENTRIES: dict[str, Entry] = {
+    "start_min": _bound("utc_start", ">="),
+    "start_after": _bound("utc_start", ">"),
+    "start_before": _bound("utc_start", "<"),
+    "end_max": _bound("utc_end", "<=", also_start=True),
+    "end_after": _bound("utc_end", ">"),
+    "end_before": _bound("utc_end", "<", also_start=True),
+    "statuses": _statuses,
+    "search": _event_search,
+    "category_ids": _linked_to("categories"),
+    "tag_ids": _linked_to("tags"),
+    "venue_ids": _linked_to("venue"),
+    "organizer_ids": _linked_to("organizer"),
+    "featured": _equal("featured"),
+    "include": _one_of("id"),
+    "post_parent": _equal("post_parent"),
+    "exclude_hidden": _hidden,
+    "private_author": _private_author,
+    "order_by_date": _event_order,
+    "offset": _offset,
+    "limit": _limit,
+}
+
+
+def _linked_search(q: Select, words: tuple[str, ...], _: object) -> None:
+    if words:
+        fields = LINKED_SEARCH_FIELDS[q.kind]
+        q.add_fragment(q.dialect.search(TABLES[q.kind], q.alias, fields, words, together=False))
+
+
+def _linked_event(q: Select, event_id: int | None, _: object) -> None:
+    if event_id is not None:
+        link = LINKS[q.kind]
+        q.add(
+            f"{q.alias}.id IN (SELECT {q.dialect.quote(link.column)}"
+            f" FROM {q.dialect.quote(link.table)} WHERE event_id = ?)",
+            event_id,
+        )
+
+
+def _has_events(q: Select, has: bool | None, flt: LinkedFilter) -> None:
+    if has is None:
+        return
+    link = LINKS[q.kind]
+    statuses, params = q.dialect.in_("e.status", sorted(s.value for s in flt.has_events_statuses))
+    clause = (
+        f"EXISTS (SELECT 1 FROM {q.dialect.quote(link.table)} l JOIN events e ON e.id = l.event_id"
+        f" WHERE l.{q.dialect.quote(link.column)} = {q.alias}.id AND {statuses})"
+    )
+    q.add(clause if has else f"NOT {clause}", *params)
+
+
+def _linked_offset(q: Select, value: int, flt: object) -> None:
+    """A linked list has one order, newest first (publication date, then id); it is set
+    with the paging it governs."""
+    q.order = f"{q.alias}.published DESC, {q.alias}.id DESC"
+    _offset(q, value, flt)
+
+
+LINKED_ENTRIES: dict[str, Entry] = {
+    "statuses": _statuses,
+    "search": _linked_search,
+    "event_id": _linked_event,
+    "has_events": _has_events,
+    "has_events_statuses": _read_elsewhere,
+    "ids": _one_of("id"),
+    "private_author": _private_author,
+    "offset": _linked_offset,
+    "limit": _limit,
+}
+
+
+def _term_search(q: Select, text: str | None, _: object) -> None:
+    if text:
+        name = q.dialect.contains(f"{q.alias}.name", fold(text))
+        slug = q.dialect.contains(f"{q.alias}.slug", fold(text))
+        q.add(f"({name[0]} OR {slug[0]})", *name[1], *slug[1])
+
+
+def _term_post(q: Select, event_id: int | None, _: object) -> None:
+    if event_id is not None:
+        link = LINKS["categories" if q.kind == "category" else "tags"]
+        q.add(
+            f"{q.alias}.id IN (SELECT term_id FROM {q.dialect.quote(link.table)}"
+            " WHERE event_id = ?)",
+            event_id,
+        )
+
+
+def _hide_empty(q: Select, hide: bool, _: object) -> None:
+    if hide:
+        q.add(f"{q.alias}.count > 0")
+
+
+def _term_order(q: Select, orderby: str, flt: TermFilter) -> None:
+    direction = " DESC" if flt.descending else ""
+    if orderby == "include" and flt.include_order:
+        cases = " ".join("WHEN ? THEN ?" for _ in flt.include_order)
+        for position, term_id in enumerate(flt.include_order):
+            q.order_params.extend((term_id, position))
+        q.order_params.append(len(flt.include_order))
+        key = f"CASE {q.alias}.id {cases} ELSE ? END"
+    else:
+        field = TERM_ORDER_FIELDS[flt.orderby]
+        key = f"{q.alias}.{field}"
+        if field in ("name", "description"):
+            key = q.dialect.fold(key)
+    # Ties keep ascending ids in both directions, as the reference lists them.
+    q.order = f"{key}{direction}, {q.alias}.id"
+
+
+TERM_ENTRIES: dict[str, Entry] = {
+    "search": _term_search,
+    "include": _one_of("id"),
+    "exclude": _one_of("id", negate=True),
+    "orderby": _term_order,
+    "descending": _read_elsewhere,
+    "include_order": _read_elsewhere,
+    "hide_empty": _hide_empty,
+    "parents": _one_of("parent"),
+    "post": _term_post,
+    "slug": _equal("slug"),
+    "offset": _offset,
+    "limit": _limit,
+}
+
+_ENTRIES: dict[type, dict[str, Entry]] = {
+    EventFilter: EVENT_ENTRIES,
+    LinkedFilter: LINKED_ENTRIES,
+    TermFilter: TERM_ENTRIES,
+}
+
+
+def compile_filter(
+    dialect: Dialect, kind: Kind, flt: EventFilter | LinkedFilter | TermFilter
+) -> Select:
+    """The SELECT that answers ``flt`` over the table of ``kind``."""
+    alias: Literal["e", "r", "t"] = (
+        "e" if kind == "event" else "t" if kind in ("category", "tag") else "r"
+    )
+    q = Select(dialect, kind, alias)
+    entries = _ENTRIES[type(flt)]
+    for field in attrs.fields(type(flt)):
+        entries[field.name](q, getattr(flt, field.name), flt)
+    return q

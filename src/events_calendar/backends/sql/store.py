@@ -1,0 +1,328 @@
+"""The storage protocol over any SQL database, written once.
+
+``SQLStore`` implements ``storage.Storage`` and ``storage.UserStore`` with portable SQL (``?``
+placeholders, double-quoted identifiers) run through an ``Engine``; a backend is this class
+plus an engine (SQLite, PostgreSQL). Lists are compiled by ``compiler`` and served by indexes;
+totals are counted in SQL; a page's links load with one query per link table, never one per
+row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any, TypeVar
+
+from ...converters import make_storage_converter
+from ...errors import Conflict
+from ...records import (
+    POST_KINDS,
+    RECORD_CLASSES,
+    Category,
+    Credential,
+    Event,
+    Kind,
+    Organizer,
+    Record,
+    User,
+    Venue,
+)
+from ...storage import Family, Filter
+from .compiler import compile_filter
+from .engine import Engine
+from .schema import DERIVED, LINKS, TABLES, column_names, link_fields
+
+__all__ = ["SQLStore"]
+
+R = TypeVar("R", bound=Record)
+
+#: Ids per statement when a list of ids is sent to the database.
+CHUNK = 900
+
+
+def _chunks(ids: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    for at in range(0, len(ids), CHUNK):
+        yield ids[at : at + CHUNK]
+
+
+def _marks(values: Collection[Any]) -> str:
+    return ", ".join("?" * len(values))
+
+
+class SQLStore:
+    """Records, users and credentials in the tables of ``schema``, through one engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.dialect = engine.dialect
+        self._converter = make_storage_converter()
+        self._tables = {kind: self.dialect.quote(table) for kind, table in TABLES.items()}
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def transaction(self) -> AbstractContextManager[None]:
+        return self.engine.transaction()
+
+    def generation(self) -> Hashable:
+        return self.engine.generation()
+
+    def close(self) -> None:
+        self.engine.close()
+
+    def _run(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self.engine.execute(sql, params)
+
+    # -- rows <-> records ------------------------------------------------------------------
+    def _row(self, record: Record) -> dict[str, Any]:
+        """A record as its table's columns (derived ones included, a term's count not: the
+        database keeps it)."""
+        data = self._converter.unstructure(record)
+        row = {name: data[name] for name in column_names(type(record))}
+        row["name_key"] = record.name.casefold()
+        if isinstance(record, Event):
+            row["utc_start"] = int(record.utc_start_date.timestamp())
+            row["utc_end"] = int(record.utc_end_date.timestamp())
+        if isinstance(record, Event | Venue | Organizer):
+            row["published"] = int(record.date_utc.timestamp())
+        return row
+
+    def _records(self, cls: type[R], rows: list[dict[str, Any]]) -> list[R]:
+        """Records from table rows, their links loaded in bulk (one query per link table)."""
+        derived = set(DERIVED[cls.kind]) - {"count"}
+        ids = [row["id"] for row in rows]
+        links: dict[str, dict[int, list[int]]] = {}
+        if cls is Event and ids:
+            links = {field: self._links(field, ids) for field in link_fields(Event)}
+        found = []
+        for row in rows:
+            data = {k: v for k, v in row.items() if k not in derived}
+            for field, by_event in links.items():
+                data[field] = by_event.get(row["id"], [])
+            found.append(self._converter.structure(data, cls))
+        return found
+
+    def _links(self, field: str, event_ids: Sequence[int]) -> dict[int, list[int]]:
+        link = LINKS[field]
+        q = self.dialect.quote
+        found: dict[int, list[int]] = {}
+        for chunk in _chunks(event_ids):
+            inner, params = self.dialect.in_("event_id", chunk)
+            for event_id, target in self._run(
+                f"SELECT event_id, {q(link.column)} FROM {q(link.table)} WHERE {inner}"
+                " ORDER BY event_id, position",
+                params,
+            ).rows:
+                found.setdefault(event_id, []).append(target)
+        return found
+
+    def _select(self, kind: Kind, ids: Sequence[int]) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = []
+        for chunk in _chunks(ids):
+            inner, params = self.dialect.in_("id", chunk)
+            rows.extend(
+                self._run(f"SELECT * FROM {self._tables[kind]} WHERE {inner}", params).dicts()
+            )
+        return rows
+
+    # -- ids and slugs ---------------------------------------------------------------------
+    def reserve_ids(self, family: Family, count: int = 1) -> range:
+        with self.engine.transaction():
+            last = self._run(
+                "UPDATE sequences SET value = value + ? WHERE name = ? RETURNING value",
+                [count, family],
+            ).scalar()
+            return range(int(last) - count + 1, int(last) + 1)
+
+    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> set[str]:
+        wanted = sorted(slugs)
+        found: set[str] = set()
+        for chunk in _chunks(wanted):
+            inner, params = self.dialect.in_("slug", chunk)
+            found.update(
+                self._run(
+                    f"SELECT slug FROM {self._tables[kind]} WHERE {inner}", params
+                ).first_column()
+            )
+        return found
+
+    def find_slug(self, kind: Kind, slug: str) -> int | None:
+        found = self._run(
+            f"SELECT id FROM {self._tables[kind]} WHERE slug = ? UNION ALL"
+            " SELECT record_id FROM slug_aliases WHERE kind = ? AND slug = ?",
+            [slug, kind, slug],
+        ).scalar()
+        return None if found is None else int(found)
+
+    def add_slug_alias(self, kind: Kind, record_id: int, slug: str) -> None:
+        with self.engine.transaction():
+            self._run(
+                "INSERT INTO slug_aliases (kind, slug, record_id) VALUES (?, ?, ?)"
+                " ON CONFLICT (kind, slug) DO UPDATE SET record_id = excluded.record_id",
+                [kind, slug, record_id],
+            )
+
+    def find_names(self, kind: Kind, names: Collection[str]) -> dict[str, list[int]]:
+        keys = sorted({name.casefold() for name in names})
+        by_key: dict[str, list[int]] = {}
+        for chunk in _chunks(keys):
+            inner, params = self.dialect.in_("name_key", chunk)
+            for key, record_id in self._run(
+                f"SELECT name_key, id FROM {self._tables[kind]} WHERE {inner} ORDER BY id", params
+            ).rows:
+                by_key.setdefault(key, []).append(record_id)
+        return {name: by_key[name.casefold()] for name in names if name.casefold() in by_key}
+
+    def post_kind(self, record_id: int) -> Kind | None:
+        found = self._run(
+            " UNION ALL ".join(
+                f"SELECT '{kind}' FROM {self._tables[kind]} WHERE id = ?" for kind in POST_KINDS
+            ),
+            [record_id] * len(POST_KINDS),
+        ).scalar()
+        return found  # type: ignore[no-any-return]
+
+    # -- writes ----------------------------------------------------------------------------
+    def insert(self, records: Sequence[Record]) -> None:
+        """One multi-row statement per table (and per link table), not one per record."""
+        by_kind: dict[Kind, list[Record]] = {}
+        for record in records:
+            by_kind.setdefault(record.kind, []).append(record)
+        with self.engine.transaction():
+            for kind, group in by_kind.items():
+                ids = [r.id for r in group]
+                if len(set(ids)) != len(ids) or self._any_taken(kind, ids):
+                    raise Conflict(f"An id among {ids[:3]} is taken.")
+                for record in group:
+                    self._check(record)
+                rows = [self._row(r) for r in group]
+                columns = list(rows[0])
+                names = ", ".join(self.dialect.quote(c) for c in columns)
+                with self._batch(kind, ids):
+                    self.engine.executemany(
+                        f"INSERT INTO {self._tables[kind]} ({names}) VALUES ({_marks(columns)})",
+                        [[row[c] for c in columns] for row in rows],
+                    )
+                for field in link_fields(RECORD_CLASSES[kind]):
+                    self._insert_links(field, group)
+
+    def _batch(self, kind: Kind, ids: Sequence[int]) -> AbstractContextManager[None]:
+        """Around a multi-row insert: an engine may index the batch at once (SQLite's FTS)."""
+        return nullcontext()
+
+    def _insert_links(self, field: str, events: Sequence[Record]) -> None:
+        link = LINKS[field]
+        rows = [(r.id, target, n) for r in events for n, target in enumerate(getattr(r, field))]
+        if rows:
+            self.engine.executemany(
+                f"INSERT INTO {self.dialect.quote(link.table)}"
+                f" (event_id, {self.dialect.quote(link.column)}, position) VALUES (?, ?, ?)",
+                rows,
+            )
+
+    def _any_taken(self, kind: Kind, ids: Sequence[int]) -> bool:
+        """Whether any of ``ids`` is used by a record of that id sequence."""
+        kinds = POST_KINDS if kind in POST_KINDS else (kind,)
+        for other in kinds:
+            for chunk in _chunks(ids):
+                inner, params = self.dialect.in_("id", chunk)
+                sql = f"SELECT 1 FROM {self._tables[other]} WHERE {inner} LIMIT 1"
+                if self._run(sql, params).rows:
+                    return True
+        return False
+
+    def _check(self, record: Record) -> None:
+        """What the schema cannot say: a parent event or category must exist."""
+        if isinstance(record, Event) and record.post_parent:
+            if self.post_kind(record.post_parent) != "event":
+                raise Conflict(
+                    "post_parent names no event.", fields={"post_parent": "use an event id"}
+                )
+        elif (
+            isinstance(record, Category)
+            and record.parent
+            and not self._select("category", [record.parent])
+        ):
+            raise Conflict("parent names no category.", fields={"parent": "use a category id"})
+
+    def replace(self, record: Record) -> None:
+        with self.engine.transaction():
+            self._check(record)
+            row = self._row(record)
+            assignments = ", ".join(f"{self.dialect.quote(c)} = ?" for c in row)
+            result = self._run(
+                f"UPDATE {self._tables[record.kind]} SET {assignments} WHERE id = ?",
+                [*row.values(), record.id],
+            )
+            if result.rowcount != 1:
+                raise Conflict(f"No {record.kind} {record.id} to replace.")
+            for field in link_fields(type(record)):
+                link = LINKS[field]
+                self._run(
+                    f"DELETE FROM {self.dialect.quote(link.table)} WHERE event_id = ?", [record.id]
+                )
+                self._insert_links(field, [record])
+
+    def remove(self, kind: Kind, record_id: int) -> None:
+        with self.engine.transaction():
+            self._run(f"DELETE FROM {self._tables[kind]} WHERE id = ?", [record_id])
+            self._run(
+                "DELETE FROM slug_aliases WHERE kind = ? AND record_id = ?", [kind, record_id]
+            )
+
+    # -- reads -----------------------------------------------------------------------------
+    def get_many(self, cls: type[R], ids: Iterable[int]) -> dict[int, R]:
+        wanted = sorted(set(ids))
+        if not wanted:
+            return {}
+        with self.engine.reading():
+            found = self._records(cls, self._select(cls.kind, wanted))
+        return {record.id: record for record in found}
+
+    def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
+        q = compile_filter(self.dialect, cls.kind, flt)
+        with self.engine.reading():
+            total: int | None = None
+            if count:
+                total = int(self._run(*q.count_sql()).scalar())
+                if total <= flt.offset:
+                    return [], total
+            rows = self._run(*q.rows_sql()).dicts()
+            return self._records(cls, rows), total
+
+    # -- users -----------------------------------------------------------------------------
+    def insert_user(self, user: User) -> None:
+        self._insert_plain("users", self._converter.unstructure(user))
+
+    def _insert_plain(self, table: str, data: dict[str, Any]) -> None:
+        names = ", ".join(self.dialect.quote(c) for c in data)
+        with self.engine.transaction():
+            self._run(f"INSERT INTO {table} ({names}) VALUES ({_marks(data)})", list(data.values()))
+
+    def _users(self, where: str, params: Sequence[Any]) -> list[User]:
+        rows = self._run(f"SELECT * FROM users WHERE {where} ORDER BY id", params).dicts()
+        return [self._converter.structure(row, User) for row in rows]
+
+    def get_user(self, user_id: int) -> User | None:
+        return next(iter(self._users("id = ?", [user_id])), None)
+
+    def find_user(self, login: str) -> User | None:
+        return next(iter(self._users("login = ?", [login])), None)
+
+    def list_users(self) -> list[User]:
+        return self._users(self.dialect.true, [])
+
+    def remove_user(self, user_id: int) -> None:
+        with self.engine.transaction():
+            self._run("DELETE FROM users WHERE id = ?", [user_id])
+
+    def insert_credential(self, credential: Credential) -> None:
+        self._insert_plain("credentials", self._converter.unstructure(credential))
+
+    def _credentials(self, where: str, params: Sequence[Any]) -> list[Credential]:
+        rows = self._run(f"SELECT * FROM credentials WHERE {where} ORDER BY id", params).dicts()
+        return [self._converter.structure(row, Credential) for row in rows]
+
+    def find_credential(self, secret_hash: str) -> Credential | None:
+        return next(iter(self._credentials("secret_hash = ?", [secret_hash])), None)
+
+    def credentials(self, user_id: int) -> list[Credential]:
+        return self._credentials("user_id = ?", [user_id])

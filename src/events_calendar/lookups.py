@@ -1,0 +1,64 @@
+"""Questions the core asks storage in more than one place, answered once.
+
+Each is a rule of the calendar written over the narrow storage protocol: how a category or tag
+named by a caller is found (its slug first, then its name), which categories sit below others,
+which events link to a record. Backends answer only the plain queries these compose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from .queries import EventFilter, TermFilter
+from .records import RECORD_CLASSES, Event, Kind
+from .statuses import Status
+from .storage import Storage
+
+__all__ = ["child_terms", "linking_events", "slug_taken", "term_ids"]
+
+
+def term_ids(storage: Storage, kind: Kind, keys: Collection[str]) -> dict[str, int]:
+    """Map each key to the term whose slug equals it, else the oldest whose name equals it
+    ignoring case (the reference resolves ``categories=jazz`` both ways). Keys that match
+    nothing are absent."""
+    keys = list(dict.fromkeys(keys))
+    if not keys:
+        return {}
+    by_slug = {key: found for key in keys if (found := _current_slug(storage, kind, key))}
+    by_name = storage.find_names(kind, [k for k in keys if k not in by_slug])
+    return by_slug | {name: ids[0] for name, ids in by_name.items()}
+
+
+def _current_slug(storage: Storage, kind: Kind, slug: str) -> int | None:
+    """The term whose current slug is ``slug`` (terms keep no former slugs)."""
+    return storage.find_slug(kind, slug) if slug_taken(storage, kind, slug) else None
+
+
+def slug_taken(storage: Storage, kind: Kind, slug: str) -> bool:
+    """Whether a record of that kind has that slug now (a former slug does not count)."""
+    return bool(storage.taken_slugs(kind, [slug]))
+
+
+def child_terms(storage: Storage, kind: Kind, parents: Collection[int]) -> list[int]:
+    """Ids of the direct children of these categories (tags have none), ascending."""
+    if kind != "category" or not parents:
+        return []
+    flt = TermFilter(parents=frozenset(parents), hide_empty=False, orderby="id", limit=None)
+    found, _ = storage.query(RECORD_CLASSES[kind], flt, count=False)
+    return [t.id for t in found]
+
+
+def linking_events(storage: Storage, kind: Kind, record_id: int) -> list[Event]:
+    """Every event (any status, hidden or not) that links to this venue, organizer or term."""
+    this = frozenset({record_id})
+    flt = EventFilter(
+        statuses=frozenset(Status),
+        exclude_hidden=False,
+        venue_ids=this if kind == "venue" else None,
+        organizer_ids=this if kind == "organizer" else None,
+        category_ids=this if kind == "category" else None,
+        tag_ids=this if kind == "tag" else None,
+        limit=None,
+    )
+    found, _ = storage.query(Event, flt, count=False)
+    return found

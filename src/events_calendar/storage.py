@@ -1,0 +1,140 @@
+"""The storage protocol: what the core needs from a database, and nothing more.
+
+Backends store and find; they decide nothing. The calendar hands them validated records and
+normalised filters (``queries``), whose ``matches()`` is the one statement of what each filter
+means; a backend answers exactly the records ``matches()`` accepts, in the filter's order,
+using its own indexes. What a backend must still enforce is what a database would: unique
+slugs per kind, no link to a missing record (links to a removed record go with it), atomic
+transactions.
+
+Ids: events, venues and organizers share one sequence (``"post"``), categories and tags another
+(``"term"``), as WordPress posts and terms do, so an id alone tells a post from a term but not an
+event from a venue: ``post_kind`` answers that.
+
+Backends are found by URL scheme (``backends.open_backend``); users and credentials are a
+separate, smaller protocol (``UserStore``) that every backend also implements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import Literal, Protocol, TypeVar, runtime_checkable
+
+from .queries import EventFilter, LinkedFilter, TermFilter
+from .records import Credential, Kind, Record, User
+
+__all__ = ["Backend", "Family", "Filter", "Storage", "UserStore", "family_of"]
+
+Family = Literal["post", "term", "user", "credential"]
+Filter = EventFilter | LinkedFilter | TermFilter
+R = TypeVar("R", bound=Record)
+
+
+def family_of(kind: Kind) -> Family:
+    """Which id sequence a kind draws from."""
+    return "term" if kind in ("category", "tag") else "post"
+
+
+@runtime_checkable
+class Storage(Protocol):
+    """Records of one calendar. Every method is safe to call from several threads."""
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """Everything inside commits together or not at all; transactions nest. A writer's
+        read-modify-write inside one never loses another writer's update."""
+        ...
+
+    def generation(self) -> Hashable:
+        """A value that changes whenever stored data may have changed (any committed write,
+        from this process or another); caches compare it to know they are still current.
+        Inside an open transaction it equals nothing."""
+        ...
+
+    def close(self) -> None: ...
+
+    def reserve_ids(self, family: Family, count: int = 1) -> range:
+        """Reserve ``count`` consecutive ids of a sequence, as part of the current transaction.
+
+        An id handed out by a transaction that rolls back may be handed out again; an id that
+        was committed never is, even after its record is deleted.
+        """
+        ...
+
+    def insert(self, records: Sequence[Record]) -> None:
+        """Store new records whose ids were reserved, in one transaction.
+
+        Raises ``Conflict`` on a taken id or slug, or a link to a missing record.
+        """
+        ...
+
+    def replace(self, record: Record) -> None:
+        """Overwrite a stored record (same id, same kind)."""
+        ...
+
+    def remove(self, kind: Kind, record_id: int) -> None:
+        """Delete a record for good, with its links and former slugs."""
+        ...
+
+    def get_many(self, cls: type[R], ids: Iterable[int]) -> dict[int, R]:
+        """The records of that class among ``ids``; missing ids are simply absent."""
+        ...
+
+    def post_kind(self, record_id: int) -> Kind | None:
+        """The kind of the post (event, venue, organizer) with that id, if any."""
+        ...
+
+    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> set[str]:
+        """Which of ``slugs`` records of that kind currently have (one query for them all)."""
+        ...
+
+    def find_slug(self, kind: Kind, slug: str) -> int | None:
+        """The id whose current slug, else a former slug, is ``slug``."""
+        ...
+
+    def add_slug_alias(self, kind: Kind, record_id: int, slug: str) -> None:
+        """Keep a former slug resolving to its record after a rename."""
+        ...
+
+    def find_names(self, kind: Kind, names: Collection[str]) -> dict[str, list[int]]:
+        """For each name, the ids of that kind whose display name equals it ignoring case
+        (``str.casefold``), oldest first; names that match nothing are absent."""
+        ...
+
+    def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
+        """The records of ``cls`` that ``flt.matches()`` accepts, in ``flt``'s order, from
+        ``flt.offset`` up to ``flt.limit`` of them (all when ``limit`` is ``None``), and the
+        number of matches on all pages (``None`` when ``count`` is false)."""
+        ...
+
+
+@runtime_checkable
+class UserStore(Protocol):
+    """Users and their credentials (secrets are stored as digests only)."""
+
+    def insert_user(self, user: User) -> None:
+        """Raises ``Conflict`` when the login is taken."""
+        ...
+
+    def get_user(self, user_id: int) -> User | None: ...
+
+    def find_user(self, login: str) -> User | None: ...
+
+    def list_users(self) -> list[User]: ...
+
+    def remove_user(self, user_id: int) -> None:
+        """Delete a user and every credential of theirs."""
+        ...
+
+    def insert_credential(self, credential: Credential) -> None: ...
+
+    def find_credential(self, secret_hash: str) -> Credential | None: ...
+
+    def credentials(self, user_id: int) -> list[Credential]:
+        """A user's credentials, oldest first."""
+        ...
+
+
+@runtime_checkable
+class Backend(Storage, UserStore, Protocol):
+    """What ``connect()`` opens: records, users and credentials of one calendar."""

@@ -1,0 +1,142 @@
+"""What a new backend most needs to get right below the ``Calendar`` API: transactions that
+nest and roll back, a generation that sees other connections' commits, concurrent writers, and
+the database rules (unique slugs, typed reads).
+
+Runs on the storage protocol directly. ``second_connection`` may open another connection to
+the same database (another process or machine would see the data the same way); backends with
+no such thing (in-process memory, a private in-memory SQLite) keep the default, the same
+object.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+
+import pytest
+
+import events_calendar as ec
+from events_calendar.errors import Conflict
+from events_calendar.storage import Backend
+
+from .base import NOW, ContractBase
+
+__all__ = ["StorageContract"]
+
+
+def _venue(backend: Backend, name: str, *, slug: str | None = None) -> ec.Venue:
+    """A new venue with a reserved id, not yet stored."""
+    return ec.Venue(
+        id=backend.reserve_ids("post")[0],
+        venue=name,
+        slug=slug or name.lower().replace(" ", "-"),
+        date=NOW,
+        modified=NOW,
+    )
+
+
+class StorageContract(ContractBase):
+    """Transactions, generations and concurrency of a backend."""
+
+    def second_connection(self, backend: Backend) -> Backend:
+        """Another connection to the same database; by default the same object."""
+        return backend
+
+    @pytest.fixture
+    def store(self) -> Backend:
+        return self.make_backend()
+
+    def test_a_failed_inner_transaction_keeps_the_outer_ones_writes(self, store: Backend) -> None:
+        """A nested transaction that fails rolls back only its own writes."""
+
+        def inner() -> None:
+            with store.transaction():
+                store.insert([_venue(store, "Dropped")])
+                raise Conflict("undo the inner one")
+
+        with store.transaction():
+            store.insert([_venue(store, "Kept")])
+            with pytest.raises(Conflict, match="undo the inner one"):
+                inner()
+        assert ["Kept"] == [v.venue for v in store.get_many(ec.Venue, range(1, 10)).values()]
+
+    def test_a_failed_outer_transaction_undoes_its_committed_inner_ones(
+        self, store: Backend
+    ) -> None:
+        """An inner transaction that finished is still undone with its outer one."""
+
+        def outer() -> None:
+            with store.transaction():
+                with store.transaction():
+                    store.insert([_venue(store, "Inner")])
+                raise Conflict("undo everything")
+
+        with pytest.raises(Conflict, match="undo everything"):
+            outer()
+        assert {} == store.get_many(ec.Venue, range(1, 10))
+
+    def test_ids_committed_are_never_handed_out_again(self, store: Backend) -> None:
+        """Reserved ids keep rising across transactions and deletes."""
+        first = store.reserve_ids("post", 3)
+        store.insert([_venue(store, "One")])
+        store.remove("venue", max(store.get_many(ec.Venue, range(1, 10))))
+        assert (range(1, 4), range(5, 7)) == (first, store.reserve_ids("post", 2))
+
+    def test_generation_changes_when_another_connection_commits(self, store: Backend) -> None:
+        """A cache keyed on ``generation()`` sees a write made through another connection."""
+        other = self.second_connection(store)
+        before, again = store.generation(), store.generation()
+        other.insert([_venue(other, "Elsewhere")])
+        after = store.generation()
+        if other is not store:
+            other.close()
+        assert (True, False) == (before == again, before == after)
+
+    def test_generation_inside_a_transaction_equals_nothing(self, store: Backend) -> None:
+        """Nothing read inside an open transaction may be cached as current."""
+        with store.transaction():
+            assert store.generation() != store.generation()
+
+    def test_a_taken_slug_is_refused_and_writes_nothing(self, store: Backend) -> None:
+        """Two venues with one slug: ``Conflict``, and the second is not stored."""
+        store.insert([_venue(store, "Hall", slug="hall")])
+        second = _venue(store, "Other Hall", slug="hall")
+        with pytest.raises(Conflict):
+            store.insert([second])
+        assert {} == store.get_many(ec.Venue, [second.id])
+
+    def test_get_many_answers_only_records_of_the_class_asked(self, store: Backend) -> None:
+        """A venue id asked for as an organizer is absent, not a venue."""
+        venue = _venue(store, "Hall")
+        store.insert([venue])
+        assert ({}, [venue.id]) == (
+            store.get_many(ec.Organizer, [venue.id]),
+            list(store.get_many(ec.Venue, [venue.id])),
+        )
+
+    def test_concurrent_writers_lose_nothing(self, store: Backend) -> None:
+        """Four threads creating events with one title: every event stored, slugs unique."""
+        cal = ec.Calendar(store, clock=ec.FixedClock(datetime(2026, 11, 22, tzinfo=UTC)))
+        errors: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                for _ in range(10):
+                    cal.events.create(
+                        title="Open Day",
+                        start_date="2031-03-01 10:00",
+                        end_date="2031-03-01 11:00",
+                        categories=["Talks"],
+                    )
+            except BaseException as error:  # collected and asserted below
+                errors.append(error)
+
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        page = cal.events.list(start_date="2031-01-01", end_date="2031-12-31", per_page=50)
+        slugs = {e.slug for e in page.items}
+        talks = cal.categories.list().items
+        assert ([], 40, 40, [40]) == (errors, page.total, len(slugs), [t.count for t in talks])

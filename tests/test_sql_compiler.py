@@ -1,0 +1,71 @@
+"""The SQL compiler has an entry for every filter field, and the SQLite dialect's pieces."""
+
+from __future__ import annotations
+
+import json
+
+import attrs
+import pytest
+
+import events_calendar as ec
+from events_calendar.backends.sql.compiler import (
+    EVENT_ENTRIES,
+    LINKED_ENTRIES,
+    TERM_ENTRIES,
+    compile_filter,
+)
+from events_calendar.backends.sqlite import SQLiteDialect
+from events_calendar.queries import EventFilter, LinkedFilter, TermFilter
+
+
+@pytest.mark.parametrize(
+    ("filter_class", "entries"),
+    [(EventFilter, EVENT_ENTRIES), (LinkedFilter, LINKED_ENTRIES), (TermFilter, TERM_ENTRIES)],
+    ids=["event", "linked", "term"],
+)
+def test_every_filter_field_has_a_compiler_entry(
+    filter_class: type, entries: dict[str, object]
+) -> None:
+    """A filter field without an entry (or an entry without a field) fails here."""
+    assert sorted(f.name for f in attrs.fields(filter_class)) == sorted(entries)
+
+
+def test_no_limit_compiles_to_no_limit_clause() -> None:
+    """``limit=None`` asks for every match from the offset on."""
+    sql, params = compile_filter(SQLiteDialect(), "event", EventFilter(limit=None)).rows_sql()
+    assert ("LIMIT" not in sql, ["publish"]) == (True, params)
+
+
+def test_an_offset_without_a_limit_is_valid_sqlite() -> None:
+    """SQLite needs a LIMIT before OFFSET; -1 means none."""
+    sql, params = compile_filter(
+        SQLiteDialect(), "event", EventFilter(limit=None, offset=5)
+    ).rows_sql()
+    assert (sql.endswith("LIMIT -1 OFFSET ?"), 5) == (True, params[-1])
+
+
+def test_long_id_lists_travel_as_one_json_parameter() -> None:
+    """Past the inline limit an IN list is one JSON array, not thousands of placeholders."""
+    ids = list(range(1, 2001))
+    sql, params = SQLiteDialect().in_("id", ids)
+    assert ("id IN (SELECT value FROM json_each(?))", ids) == (sql, json.loads(params[0]))
+
+
+def test_an_empty_in_list_matches_nothing() -> None:
+    """No ids: a false condition, no parameters."""
+    assert ("0", []) == SQLiteDialect().in_("id", [])
+
+
+def test_a_long_include_list_finds_its_events() -> None:
+    """An include list longer than the inline limit answers the same events."""
+    cal = ec.connect("sqlite://")
+    ids = [
+        cal.events.create(
+            title=f"E{n}", start_date="2031-01-01 10:00", end_date="2031-01-01 11:00"
+        ).id
+        for n in range(3)
+    ]
+    found, total = cal.backend.query(
+        ec.Event, EventFilter(include=frozenset([*ids, *range(10_000, 11_000)]), limit=None)
+    )
+    assert (ids, 3) == ([e.id for e in found], total)
