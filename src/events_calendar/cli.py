@@ -116,6 +116,20 @@ def _seed(args: argparse.Namespace) -> None:
         print(f"Seeded {seed_sample(cal)} sample events.")
 
 
+def _copy(args: argparse.Namespace) -> None:
+    from .transfer import copy_calendar
+
+    if args.source == args.target:
+        raise _Fail("--from and --to name the same database")
+    with _open(args.source) as source, _open(args.target) as target:
+        counts = copy_calendar(source.backend, target.backend)
+    print(
+        f"Copied {counts['event']:,} events, {counts['venue']:,} venues, "
+        f"{counts['organizer']:,} organizers, {counts['category']:,} categories, "
+        f"{counts['tag']:,} tags and {counts['user']:,} users to {args.target}."
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="events-calendar", description="An events calendar with a REST API.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -154,6 +168,13 @@ def _parser() -> argparse.ArgumentParser:
     seed.add_argument("--sample", action="store_true", help="a realistic sample calendar")
     seed.add_argument("--db", help=db_help)
     seed.set_defaults(run=_seed)
+
+    copy = commands.add_parser(
+        "copy", help="copy a whole calendar into an empty database (e.g. SQLite to PostgreSQL)"
+    )
+    copy.add_argument("--from", dest="source", required=True, help="database URL to read")
+    copy.add_argument("--to", dest="target", required=True, help="empty database URL to fill")
+    copy.set_defaults(run=_copy)
     return parser
 
 

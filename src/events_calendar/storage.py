@@ -61,6 +61,10 @@ class Storage(Protocol):
         """
         ...
 
+    def last_id(self, family: Family) -> int:
+        """The last id the sequence handed out (0 for none): copies and backups carry it."""
+        ...
+
     def insert(self, records: Sequence[Record]) -> None:
         """Store new records whose ids were reserved, in one transaction.
 
@@ -94,6 +98,10 @@ class Storage(Protocol):
 
     def add_slug_alias(self, kind: Kind, record_id: int, slug: str) -> None:
         """Keep a former slug resolving to its record after a rename."""
+        ...
+
+    def slug_aliases(self, kind: Kind) -> dict[str, int]:
+        """Every former slug of that kind and the record it resolves to."""
         ...
 
     def find_names(self, kind: Kind, names: Collection[str]) -> dict[str, list[int]]:

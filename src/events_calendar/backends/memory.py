@@ -201,6 +201,9 @@ class MemoryBackend:
             self._on_rollback(lambda: self._seq.__setitem__(family, first - 1))
             return range(first, first + count)
 
+    def last_id(self, family: Family) -> int:
+        return self._seq[family]
+
     def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> set[str]:
         with self._lock:
             return {slug for slug in slugs if slug in self._slugs[kind]}
@@ -268,6 +271,10 @@ class MemoryBackend:
     def add_slug_alias(self, kind: Kind, record_id: int, slug: str) -> None:
         with self.transaction():
             self._set_alias(kind, slug, record_id)
+
+    def slug_aliases(self, kind: Kind) -> dict[str, int]:
+        with self._lock:
+            return dict(self._aliases[kind])
 
     def _set_alias(self, kind: Kind, slug: str, record_id: int | None) -> None:
         aliases = self._aliases[kind]

@@ -30,7 +30,7 @@ from ..queries import fold
 from ..records import Kind
 from .sql.dialect import Dialect, Fragment
 from .sql.engine import Engine, Result
-from .sql.errors import DriverErrors, translating
+from .sql.errors import DriverErrors, translate, translating
 from .sql.store import SQLStore
 from .sqlite_schema import MIGRATIONS
 
@@ -203,10 +203,17 @@ class SQLiteEngine(Engine):
                 self.db.execute("COMMIT")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
-        with self._lock, translating(_ERRORS, self._name):
-            cursor = self.db.execute(sql, list(params))
-            rows = cursor.fetchall()
-            columns = tuple(d[0] for d in cursor.description or ())
+        with self._lock:
+            try:
+                cursor = self.db.execute(sql, params)
+                rows = cursor.fetchall()
+            except BaseException as error:
+                mapped = translate(_ERRORS, self._name, error)
+                if mapped is None:
+                    raise
+                raise mapped from error
+            description = cursor.description
+            columns = tuple(d[0] for d in description) if description else ()
             return Result(columns, rows, cursor.rowcount)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:

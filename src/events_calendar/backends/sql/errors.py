@@ -13,7 +13,7 @@ import attrs
 
 from ...errors import Conflict, StorageUnavailable
 
-__all__ = ["DriverErrors", "translating"]
+__all__ = ["DriverErrors", "translate", "translating"]
 
 
 @attrs.frozen
@@ -28,20 +28,36 @@ class DriverErrors:
     unavailable: tuple[type[BaseException], ...] = ()
 
 
+def translate(
+    errors: DriverErrors, database: str, error: BaseException
+) -> Conflict | StorageUnavailable | None:
+    """The library's error for a driver's, or ``None`` when it is not the driver's to say.
+
+    For hot paths (one call per statement): ``except BaseException as error:``, then raise
+    what this returns ``from error``, or re-raise when it returns ``None``.
+    """
+    if isinstance(error, errors.integrity):
+        return Conflict(f"The write breaks a storage rule: {_first_line(error)}.")
+    if isinstance(error, errors.busy):
+        return Conflict(
+            f"{database} stayed locked by another writer; try again. ({_first_line(error)})"
+        )
+    if isinstance(error, errors.unavailable):
+        return StorageUnavailable.of(database, _first_line(error))
+    return None
+
+
 @contextmanager
 def translating(errors: DriverErrors, database: str) -> Iterator[None]:
-    """Run a statement, turning the driver's errors into ``Conflict`` or
+    """Run driver calls, turning the driver's errors into ``Conflict`` or
     ``StorageUnavailable`` (the driver's exception stays attached as the cause)."""
     try:
         yield
-    except errors.integrity as error:
-        raise Conflict(f"The write breaks a storage rule: {_first_line(error)}.") from error
-    except errors.busy as error:
-        raise Conflict(
-            f"{database} stayed locked by another writer; try again. ({_first_line(error)})"
-        ) from error
-    except errors.unavailable as error:
-        raise StorageUnavailable.of(database, _first_line(error)) from error
+    except BaseException as error:
+        mapped = translate(errors, database, error)
+        if mapped is None:
+            raise
+        raise mapped from error
 
 
 def _first_line(error: BaseException) -> str:

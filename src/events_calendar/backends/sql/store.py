@@ -91,7 +91,7 @@ class SQLStore:
         ids = [row["id"] for row in rows]
         links: dict[str, dict[int, list[int]]] = {}
         if cls is Event and ids:
-            links = {field: self._links(field, ids) for field in link_fields(Event)}
+            links = self._links(ids)
         found = []
         for row in rows:
             data = {k: v for k, v in row.items() if k not in derived}
@@ -100,18 +100,21 @@ class SQLStore:
             found.append(self._converter.structure(data, cls))
         return found
 
-    def _links(self, field: str, event_ids: Sequence[int]) -> dict[int, list[int]]:
-        link = LINKS[field]
+    def _links(self, event_ids: Sequence[int]) -> dict[str, dict[int, list[int]]]:
+        """Every link of these events, all link tables in one statement (per chunk)."""
         q = self.dialect.quote
-        found: dict[int, list[int]] = {}
+        fields = link_fields(Event)
+        found: dict[str, dict[int, list[int]]] = {field: {} for field in fields}
         for chunk in _chunks(event_ids):
             inner, params = self.dialect.in_("event_id", chunk)
-            for event_id, target in self._run(
-                f"SELECT event_id, {q(link.column)} FROM {q(link.table)} WHERE {inner}"
-                " ORDER BY event_id, position",
-                params,
-            ).rows:
-                found.setdefault(event_id, []).append(target)
+            parts = [
+                f"SELECT {n} AS field, event_id, {q(LINKS[field].column)} AS target, position"
+                f" FROM {q(LINKS[field].table)} WHERE {inner}"
+                for n, field in enumerate(fields)
+            ]
+            sql = " UNION ALL ".join(parts) + " ORDER BY field, event_id, position"
+            for field_number, event_id, target, _ in self._run(sql, params * len(parts)).rows:
+                found[fields[field_number]].setdefault(event_id, []).append(target)
         return found
 
     def _select(self, kind: Kind, ids: Sequence[int]) -> list[dict[str, Any]]:
@@ -131,6 +134,9 @@ class SQLStore:
                 [count, family],
             ).scalar()
             return range(int(last) - count + 1, int(last) + 1)
+
+    def last_id(self, family: Family) -> int:
+        return int(self._run("SELECT value FROM sequences WHERE name = ?", [family]).scalar())
 
     def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> set[str]:
         wanted = sorted(slugs)
@@ -159,6 +165,10 @@ class SQLStore:
                 " ON CONFLICT (kind, slug) DO UPDATE SET record_id = excluded.record_id",
                 [kind, slug, record_id],
             )
+
+    def slug_aliases(self, kind: Kind) -> dict[str, int]:
+        rows = self._run("SELECT slug, record_id FROM slug_aliases WHERE kind = ?", [kind]).rows
+        return {slug: int(record_id) for slug, record_id in rows}
 
     def find_names(self, kind: Kind, names: Collection[str]) -> dict[str, list[int]]:
         keys = sorted({name.casefold() for name in names})

@@ -1,0 +1,119 @@
+"""Copying a whole calendar from one backend to another (``events-calendar copy``).
+
+Everything moves as it is stored: every kind in every status (the trash too), ids, slugs and
+former slugs, links in their order, users and hashed credentials, and the id sequences, so the
+copy hands out the next ids the source would have. The target must be empty, and the copy is
+one transaction on it: a failure leaves it empty.
+
+Records are read in id ranges of ``BATCH`` (an index lookup each), so memory stays bounded by
+a batch, whatever the size of the calendar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+
+from .errors import Conflict
+from .queries import EventFilter, LinkedFilter, TermFilter
+from .records import KINDS, Category, Event, Organizer, Record, Tag, Venue
+from .statuses import Status
+from .storage import Backend, Family
+
+__all__ = ["BATCH", "copy_calendar"]
+
+#: Ids per read and per write.
+BATCH = 2000
+
+_FAMILIES: tuple[Family, ...] = ("post", "term", "user", "credential")
+#: Copy order: what events link to first.
+_ORDER: tuple[type[Record], ...] = (Venue, Organizer, Category, Tag, Event)
+_EVERY = frozenset(Status)
+
+
+def copy_calendar(
+    source: Backend,
+    target: Backend,
+    *,
+    progress: Callable[[str, int], None] | None = None,
+) -> dict[str, int]:
+    """Copy every record, former slug, user and credential of ``source`` into the empty
+    ``target``; returns how many of each kind were copied. ``progress(kind, done)`` is called
+    after each batch."""
+    if any(target.last_id(family) for family in _FAMILIES):
+        raise Conflict(
+            "The target calendar is not empty; copy into a new database.",
+            fields={"to": "name an empty database"},
+        )
+    counts: dict[str, int] = {}
+    with target.transaction():
+        for cls in _ORDER:
+            counts[cls.kind] = _copy_kind(source, target, cls, progress)
+        for kind in KINDS:
+            for slug, record_id in sorted(source.slug_aliases(kind).items()):
+                target.add_slug_alias(kind, record_id, slug)
+        users = source.list_users()
+        for user in users:
+            target.insert_user(user)
+        credentials = [c for user in users for c in source.credentials(user.id)]
+        for credential in credentials:
+            target.insert_credential(credential)
+        counts["user"], counts["credential"] = len(users), len(credentials)
+        for family in _FAMILIES:  # the copy continues the source's sequences
+            behind = source.last_id(family) - target.last_id(family)
+            if behind > 0:
+                target.reserve_ids(family, behind)
+    return counts
+
+
+def _copy_kind(
+    source: Backend,
+    target: Backend,
+    cls: type[Record],
+    progress: Callable[[str, int], None] | None,
+) -> int:
+    """Insert a kind's records without their parent links, then restore the parents: a
+    parent may have a higher id than its child (it was set by a later update)."""
+    done = 0
+    parented: list[Record] = []
+    for batch in _batches(source, cls):
+        plain = []
+        for record in batch:
+            parent = getattr(record, "post_parent", 0) or getattr(record, "parent", 0)
+            if parent:
+                parented.append(record)
+                record = attrs.evolve(record, **_no_parent(record))
+            plain.append(record)
+        target.insert(plain)
+        done += len(plain)
+        if progress is not None:
+            progress(cls.kind, done)
+    for record in parented:
+        target.replace(record)
+    return done
+
+
+def _no_parent(record: Record) -> dict[str, Any]:
+    return {"post_parent": 0} if isinstance(record, Event) else {"parent": 0}
+
+
+def _batches(source: Backend, cls: type[Record]) -> Iterator[list[Record]]:
+    """Every record of ``cls``, in id ranges of ``BATCH``."""
+    family: Family = "term" if cls in (Category, Tag) else "post"
+    last = source.last_id(family)
+    for first in range(1, last + 1, BATCH):
+        ids = frozenset(range(first, min(first + BATCH, last + 1)))
+        found: list[Record]
+        if cls is Event:
+            flt: EventFilter | LinkedFilter | TermFilter = EventFilter(
+                include=ids, statuses=_EVERY, exclude_hidden=False, limit=None
+            )
+        elif cls in (Venue, Organizer):
+            flt = LinkedFilter(ids=ids, statuses=_EVERY, limit=None)
+        else:
+            flt = TermFilter(include=ids, hide_empty=False, limit=None)
+        found, _ = source.query(cls, flt, count=False)
+        if found:
+            yield sorted(found, key=lambda r: r.id)
