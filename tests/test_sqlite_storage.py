@@ -285,3 +285,23 @@ def test_a_list_inside_a_transaction_sees_its_own_writes() -> None:
         _event(cal, 2)
         inside = cal.events.list(**window).total
     assert (2, 2) == (inside, cal.events.list(**window).total)
+
+
+def test_a_common_title_finds_its_free_slug_in_one_query() -> None:
+    """The 31st "Open Day" asks storage once for taken slugs, not once per candidate."""
+    cal = _calendar("sqlite://")
+
+    def open_day() -> ec.Event:
+        return cal.events.create(
+            title="Open Day", start_date="2031-01-01 10:00", end_date="2031-01-01 12:00"
+        )
+
+    for _ in range(30):
+        open_day()
+    backend = cal.backend
+    assert isinstance(backend, SQLiteBackend)
+    seen: list[str] = []
+    with backend.db.tracer(lambda sql, params: seen.append(sql)):
+        created = open_day()
+    slug_queries = [sql for sql in seen if sql.startswith('SELECT slug FROM "events"')]
+    assert ("open-day-31", 1) == (created.slug, len(slug_queries))

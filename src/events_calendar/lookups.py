@@ -11,10 +11,11 @@ from collections.abc import Collection
 
 from .queries import EventFilter, TermFilter
 from .records import RECORD_CLASSES, Event, Kind
+from .slugs import candidate_prefix, unique_slug
 from .statuses import Status
 from .storage import Storage
 
-__all__ = ["child_terms", "linking_events", "slug_taken", "term_ids"]
+__all__ = ["child_terms", "free_slug", "linking_events", "slug_taken", "term_ids"]
 
 
 def term_ids(storage: Storage, kind: Kind, keys: Collection[str]) -> dict[str, int]:
@@ -32,6 +33,14 @@ def term_ids(storage: Storage, kind: Kind, keys: Collection[str]) -> dict[str, i
 def _current_slug(storage: Storage, kind: Kind, slug: str) -> int | None:
     """The term whose current slug is ``slug`` (terms keep no former slugs)."""
     return storage.find_slug(kind, slug) if slug_taken(storage, kind, slug) else None
+
+
+def free_slug(storage: Storage, kind: Kind, base: str) -> str:
+    """``base`` if no record of that kind has it, else the first free ``base-2``,
+    ``base-3``, ... (WordPress's ``wp_unique_post_slug``), found with one storage query
+    however many records share the title."""
+    taken = storage.slugs_starting(kind, candidate_prefix(base))
+    return unique_slug(base, taken.__contains__)
 
 
 def slug_taken(storage: Storage, kind: Kind, slug: str) -> bool:

@@ -16,10 +16,10 @@ import attrs
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, NotFound, PageNotFound
 from .listing import linked_filter
-from .lookups import linking_events, slug_taken
+from .lookups import free_slug, linking_events, slug_taken
 from .queries import LinkedQuery, Page
 from .records import Event, Organizer, Venue
-from .slugs import slugify, trashed_slug, unique_slug
+from .slugs import slugify, trashed_slug
 from .statuses import Status
 from .validation import read_input
 
@@ -241,8 +241,7 @@ class PostCollection(Generic[P]):
         return slugify(clean.get("slug") or clean[self._cls.title_field]) or self.kind
 
     def _unique_slug(self, base: str) -> str:
-        backend = self._ctx.backend
-        return unique_slug(slugify(base) or self.kind, lambda s: slug_taken(backend, self.kind, s))
+        return free_slug(self._ctx.backend, self.kind, slugify(base) or self.kind)
 
 
 class LinkedCollection(PostCollection[P]):

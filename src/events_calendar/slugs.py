@@ -36,6 +36,7 @@ __all__ = [
     "MAX_SLUG_LENGTH",
     "TRASHED_SUFFIX",
     "allocate_slugs",
+    "candidate_prefix",
     "slugify",
     "trashed_slug",
     "unique_slug",
@@ -98,6 +99,16 @@ def unique_slug(base: str, is_taken: Callable[[str], bool]) -> str:
         if not is_taken(candidate):
             return candidate
         number += 1
+
+
+def candidate_prefix(base: str) -> str:
+    """What every candidate ``unique_slug`` may try for ``base`` starts with: the base, cut
+    where a long base is cut to make room for a numeric suffix."""
+    return _truncate(_truncate(base, MAX_SLUG_LENGTH), MAX_SLUG_LENGTH - _LONGEST_TAIL)
+
+
+#: The longest suffix ``unique_slug`` is expected to add ("-9999999").
+_LONGEST_TAIL = 8
 
 
 def trashed_slug(slug: str) -> str:

@@ -92,6 +92,11 @@ class Storage(Protocol):
         """Which of ``slugs`` records of that kind currently have (one query for them all)."""
         ...
 
+    def slugs_starting(self, kind: Kind, prefix: str) -> set[str]:
+        """Every current slug of that kind that starts with ``prefix`` (one indexed range):
+        what a new slug's numbered candidates (``gala``, ``gala-2``, ...) collide with."""
+        ...
+
     def find_slug(self, kind: Kind, slug: str) -> int | None:
         """The id whose current slug, else a former slug, is ``slug``."""
         ...

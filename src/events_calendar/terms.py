@@ -14,10 +14,10 @@ import attrs
 from .context import Context
 from .errors import InvalidParameter, NotFound, TermExists
 from .listing import term_filter
-from .lookups import child_terms, slug_taken, term_ids
+from .lookups import child_terms, free_slug, term_ids
 from .queries import Page, TermQuery
 from .records import Category, Tag
-from .slugs import slugify, unique_slug
+from .slugs import slugify
 from .validation import read_input
 
 __all__ = ["TermCollection"]
@@ -153,5 +153,4 @@ class TermCollection(Generic[T]):
         return False
 
     def _unique_slug(self, text: str) -> str:
-        backend = self._ctx.backend
-        return unique_slug(slugify(text) or self.kind, lambda s: slug_taken(backend, self.kind, s))
+        return free_slug(self._ctx.backend, self.kind, slugify(text) or self.kind)

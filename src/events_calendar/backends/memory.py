@@ -263,6 +263,10 @@ class MemoryBackend:
     def post_kind(self, record_id: int) -> Kind | None:
         return self._post_kind.get(record_id)
 
+    def slugs_starting(self, kind: Kind, prefix: str) -> set[str]:
+        with self._lock:
+            return {slug for slug in self._slugs[kind] if slug.startswith(prefix)}
+
     def find_slug(self, kind: Kind, slug: str) -> int | None:
         with self._lock:
             found = self._slugs[kind].get(slug)

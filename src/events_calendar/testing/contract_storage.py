@@ -105,6 +105,12 @@ class StorageContract(ContractBase):
             store.insert([second])
         assert {} == store.get_many(ec.Venue, [second.id])
 
+    def test_slugs_starting_answers_every_slug_with_that_prefix(self, store: Backend) -> None:
+        """The slugs a new ``gala`` would collide with, and no others."""
+        for slug in ("gala", "gala-2", "galaxy", "gal", "fair"):
+            store.insert([_venue(store, slug.title(), slug=slug)])
+        assert {"gala", "gala-2", "galaxy"} == store.slugs_starting("venue", "gala")
+
     def test_get_many_answers_only_records_of_the_class_asked(self, store: Backend) -> None:
         """A venue id asked for as an organizer is absent, not a venue."""
         venue = _venue(store, "Hall")

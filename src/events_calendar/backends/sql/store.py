@@ -150,6 +150,14 @@ class SQLStore:
             )
         return found
 
+    def slugs_starting(self, kind: Kind, prefix: str) -> set[str]:
+        if not prefix:
+            raise ValueError("slugs_starting needs a prefix")
+        # A range on the unique slug index: prefix <= slug < the prefix's successor.
+        after = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        sql = f"SELECT slug FROM {self._tables[kind]} WHERE slug >= ? AND slug < ?"
+        return set(self._run(sql, [prefix, after]).first_column())
+
     def find_slug(self, kind: Kind, slug: str) -> int | None:
         found = self._run(
             f"SELECT id FROM {self._tables[kind]} WHERE slug = ? UNION ALL"
