@@ -16,7 +16,7 @@ from sqlite_utils import Database
 import events_calendar as ec
 from events_calendar.backends.sqlite import SQLiteBackend
 from events_calendar.backends.sqlite_schema import MIGRATIONS
-from events_calendar.errors import Conflict, InvalidParameter
+from events_calendar.errors import Conflict, InvalidParameter, StorageUnavailable
 from events_calendar.records import Record
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
@@ -305,3 +305,18 @@ def test_a_common_title_finds_its_free_slug_in_one_query() -> None:
         created = open_day()
     slug_queries = [sql for sql in seen if sql.startswith('SELECT slug FROM "events"')]
     assert ("open-day-31", 1) == (created.slug, len(slug_queries))
+
+
+def test_a_file_with_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    """A migration this code does not know: a clear refusal, and the file is left as it was."""
+    path = tmp_path / "newer.db"
+    SQLiteBackend(path).close()
+    raw = sqlite3.connect(path)
+    raw.execute(
+        "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
+        " VALUES ('events_calendar', '0099_from_the_future', '2031-01-01')"
+    )
+    raw.commit()
+    raw.close()
+    with pytest.raises(StorageUnavailable, match=r"schema is newer .* '0099_from_the_future'"):
+        SQLiteBackend(path)

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, TypeVar
 
 from sqlite_utils import Database
 
-from ..errors import Conflict
+from ..errors import Conflict, StorageUnavailable
 from ..queries import fold
 from ..records import Kind
 from .sql.dialect import Dialect, Fragment
@@ -143,8 +143,25 @@ class SQLiteEngine(Engine):
             # calendar's indexes thrash that cache on every bulk batch and every count.
             self.db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             self.db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
-        with self.transaction(), translating(_ERRORS, self._name):
-            MIGRATIONS.apply(self.db)
+        try:
+            with self.transaction(), translating(_ERRORS, self._name):
+                self._refuse_a_newer_schema()
+                MIGRATIONS.apply(self.db)  # all or nothing: SQLite's DDL is transactional
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _refuse_a_newer_schema(self) -> None:
+        """A file migrated by a newer version holds what this code cannot read correctly:
+        refuse it whole rather than use it half-understood."""
+        known = {m.name for m in MIGRATIONS._migrations}
+        unknown = [m.name for m in MIGRATIONS.applied(self.db) if m.name not in known]
+        if unknown:
+            raise StorageUnavailable.of(
+                self._name,
+                f"its schema is newer than this version of events_calendar (migration "
+                f"{unknown[-1]!r}); upgrade events_calendar to open it",
+            )
 
     def _retry(self, step: Callable[[], T]) -> T:
         """Run ``step``, retrying while another process holds the lock (bounded)."""
