@@ -320,3 +320,21 @@ def test_a_file_with_a_newer_schema_is_refused(tmp_path: Path) -> None:
     raw.close()
     with pytest.raises(StorageUnavailable, match=r"schema is newer .* '0099_from_the_future'"):
         SQLiteBackend(path)
+
+
+def test_a_failed_migration_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Migrations apply in one transaction: when the last one fails, the file stays empty."""
+
+    def broken(db: Database) -> None:
+        db.execute("CREATE TABLE half_done (x INTEGER)")
+        raise sqlite3.OperationalError("simulated failure")
+
+    migrations = [*MIGRATIONS._migrations, MIGRATIONS._Migration("0099_broken", broken)]
+    monkeypatch.setattr(MIGRATIONS, "_migrations", migrations)
+    path = tmp_path / "failed.db"
+    with pytest.raises(StorageUnavailable, match="simulated failure"):
+        SQLiteBackend(path)
+    raw = sqlite3.connect(path)
+    tables = raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    raw.close()
+    assert [] == tables
