@@ -64,6 +64,7 @@ LINKED_SEARCH_FIELDS: dict[str, tuple[str, ...]] = {
 
 T = TypeVar("T")
 R = TypeVar("R", bound="Venue | Organizer")
+TermT = TypeVar("TermT", bound="Category | Tag")
 
 #: A list parameter: a sequence, or a CSV string as HTTP clients send it.
 ListParam = Sequence[int | str] | str | int | None
@@ -286,16 +287,16 @@ class TermFilter:
             return needle in fold(term.name) or needle in fold(term.slug)
         return True
 
-    def order(self, terms: Iterable[T]) -> list[T]:
+    def order(self, terms: Iterable[TermT]) -> list[TermT]:
         """By ``orderby`` (ascending, or descending), ties by ascending id either way."""
-        found = sorted(terms, key=lambda t: t.id)  # type: ignore[attr-defined]
+        found = sorted(terms, key=lambda t: t.id)
         found.sort(key=self._sort_key(), reverse=self.descending)
         return found
 
-    def _sort_key(self) -> Callable[[object], tuple[object, ...]]:
+    def _sort_key(self) -> Callable[[Category | Tag], tuple[object, ...]]:
         if self.orderby == "include" and self.include_order:
             position = {term_id: n for n, term_id in enumerate(self.include_order)}
-            return lambda t: (position.get(t.id, len(position)),)  # type: ignore[attr-defined]
+            return lambda t: (position.get(t.id, len(position)),)
         field = TERM_ORDER_FIELDS[self.orderby]
         if field in ("name", "description"):
             return lambda t: (fold(str(getattr(t, field))),)

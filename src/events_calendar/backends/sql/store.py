@@ -196,7 +196,7 @@ class SQLStore:
             ),
             [record_id] * len(POST_KINDS),
         ).scalar()
-        return found  # type: ignore[no-any-return]
+        return next((kind for kind in POST_KINDS if kind == found), None)
 
     # -- writes ----------------------------------------------------------------------------
     def insert(self, records: Sequence[Record]) -> None:
