@@ -1,0 +1,279 @@
+"""PostgreSQL storage (``connect("postgresql://user@host:5432/db")``; extra ``postgres``).
+
+The shared SQL layer plus three pieces: ``PostgresDialect`` (how PostgreSQL spells booleans,
+case folding, ``IN`` lists and substring search), ``PostgresEngine`` (psycopg 3 and a
+``psycopg_pool`` connection pool, transactions, the cross-process generation) and the
+migrations in ``postgres_schema``.
+
+Concurrency: every outermost write transaction takes one transaction-level advisory lock
+first, so writers from every thread, process and machine run one at a time and a
+read-modify-write in the core never loses an update; readers never wait for it. Several reads
+that must agree (a page and its total) share one ``REPEATABLE READ`` snapshot. Driver errors
+become the library's own (``Conflict``, ``StorageUnavailable``) in ``_translating`` only.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import psycopg
+import psycopg.errors
+from psycopg_pool import ConnectionPool
+
+from ..errors import StorageUnavailable
+from .postgres_schema import MIGRATIONS, Migration, search_text
+from .sql.dialect import Dialect, Fragment
+from .sql.engine import Engine, Result
+from .sql.errors import DriverErrors, translating
+
+__all__ = ["PostgresDialect", "PostgresEngine", "describe_url"]
+
+#: The advisory lock every outermost write transaction (and every migration) takes first.
+WRITE_LOCK = 0x6563_616C_0001  # "ecal", 1
+#: How long connecting may take before the database counts as unreachable.
+CONNECT_TIMEOUT_SECONDS = 5
+#: How long a statement waits for a pooled connection before giving up.
+POOL_TIMEOUT_SECONDS = 30.0
+
+_ERRORS = DriverErrors(
+    integrity=(psycopg.errors.IntegrityError,),
+    busy=(
+        psycopg.errors.LockNotAvailable,
+        psycopg.errors.SerializationFailure,
+        psycopg.errors.DeadlockDetected,
+    ),
+    unavailable=(psycopg.OperationalError, psycopg.InterfaceError),
+)
+_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?|%")
+
+
+@lru_cache(maxsize=4096)
+def to_pyformat(sql: str) -> str:
+    """``?`` placeholders become ``%s`` and literal ``%`` becomes ``%%`` (also inside quoted
+    literals, which psycopg scans too); a ``?`` inside a quoted literal stays."""
+
+    def replace(match: re.Match[str]) -> str:
+        text = match.group()
+        if text == "?":
+            return "%s"
+        return text.replace("%", "%%")
+
+    return _PLACEHOLDER.sub(replace, sql)
+
+
+def describe_url(url: str) -> str:
+    """``postgresql://host:port/db`` for messages: no user name, no password, no options."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    host = parts.hostname or (query.get("host") or ["localhost"])[0]
+    port = parts.port if _valid_port(url) else None
+    return f"{parts.scheme}://{host}:{port or 5432}/{parts.path.lstrip('/') or '?'}"
+
+
+def _valid_port(url: str) -> bool:
+    try:
+        urlsplit(url).port  # noqa: B018 - parsing the port is the check
+    except ValueError:
+        return False
+    return True
+
+
+class PostgresDialect(Dialect):
+    """PostgreSQL's spelling; substring tests are served by ``pg_trgm`` GIN indexes."""
+
+    name = "postgresql"
+    true = "TRUE"
+    false = "FALSE"
+    types = {bool: "BOOLEAN", int: "BIGINT", str: "TEXT"}  # noqa: RUF012 - a ClassVar
+    primary_key = "BIGINT PRIMARY KEY"
+
+    def fold(self, expr: str) -> str:
+        return f"lower({expr})"
+
+    def in_(self, expr: str, values: Collection[Any]) -> Fragment:
+        return f"{expr} = ANY(?)", [list(values)]
+
+    def contains(self, expr: str, word: str) -> Fragment:
+        return f"{self.fold(expr)} LIKE ?", [_like(word)]
+
+    def search(
+        self, table: str, alias: str, fields: Sequence[str], words: Sequence[str], *, together: bool
+    ) -> Fragment:
+        if not words:
+            return self.true, []
+        groups = [list(fields)] if together else [[field] for field in fields]
+        clauses = [
+            "(" + " AND ".join(f"{search_text(group, alias)} LIKE ?" for _ in words) + ")"
+            for group in groups
+        ]
+        return "(" + " OR ".join(clauses) + ")", [_like(w) for _ in groups for w in words]
+
+
+def _like(word: str) -> str:
+    """A LIKE pattern matching ``word`` anywhere (its ``\\``, ``%`` and ``_`` taken literally)."""
+    escaped = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+class _Local(threading.local):
+    """The current thread's open transaction or snapshot, if any."""
+
+    connection: psycopg.Connection[Any] | None = None
+    read_only = False
+
+
+class PostgresEngine(Engine):
+    """One PostgreSQL database behind a connection pool; migrated when opened."""
+
+    dialect = PostgresDialect()
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        max_connections: int = 10,
+        migrations: Sequence[Migration] = MIGRATIONS,
+        connect_timeout: int = CONNECT_TIMEOUT_SECONDS,
+    ) -> None:
+        """Connect to ``url`` (failing fast, in one line, if the server cannot be reached),
+        apply the migrations the database lacks, and open the pool."""
+        self.url = url
+        self.database = describe_url(url)
+        self._local = _Local()
+        options: dict[str, Any] = {"autocommit": True, "connect_timeout": connect_timeout}
+        try:
+            with psycopg.connect(url, **options) as connection:
+                self.migrate(connection, migrations)
+        except psycopg.Error as error:
+            message = str(error).strip().splitlines()[0] if str(error).strip() else "failed"
+            raise StorageUnavailable(f"{self.database}: {message}") from error
+        self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            url,
+            kwargs=options,
+            min_size=1,
+            max_size=max_connections,
+            timeout=POOL_TIMEOUT_SECONDS,
+            open=False,
+            name=self.database,
+        )
+        self._pool.open(wait=False)
+
+    # -- migrations --------------------------------------------------------------------------
+    def migrate(self, connection: psycopg.Connection[Any], migrations: Sequence[Migration]) -> None:
+        """Apply the migrations the database lacks, each in its own transaction (under the
+        write lock, so concurrent openers migrate once). Refuses a schema newer than
+        ``migrations``."""
+        known = max((m.version for m in migrations), default=0)
+        with self._translating(), connection.transaction():
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY,"
+                " name TEXT NOT NULL, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
+            found = connection.execute("SELECT max(version) FROM schema_migrations").fetchone()
+        newest = int(found[0]) if found and found[0] is not None else 0
+        if newest > known:
+            raise StorageUnavailable(
+                f"{self.database}: the database schema is at version {newest}, newer than this"
+                f" events-calendar knows (version {known}); upgrade events-calendar to open it."
+            )
+        for migration in migrations:
+            if migration.version <= newest:
+                continue
+            with self._translating(), connection.transaction():
+                connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+                done = connection.execute(
+                    "SELECT 1 FROM schema_migrations WHERE version = %s", [migration.version]
+                ).fetchone()
+                if done:
+                    continue
+                for statement in migration.statements():
+                    connection.execute(statement)
+                connection.execute(
+                    "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
+                    [migration.version, migration.name],
+                )
+
+    # -- transactions ------------------------------------------------------------------------
+    @contextmanager
+    def _translating(self) -> Iterator[None]:
+        with translating(_ERRORS, self.database):
+            yield
+
+    @contextmanager
+    def _borrowed(self, *, read_only: bool) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection as the thread's current one, for one transaction."""
+        with self._translating(), self._pool.connection() as connection:
+            connection.read_only = read_only or None
+            connection.isolation_level = (
+                psycopg.IsolationLevel.REPEATABLE_READ if read_only else None
+            )
+            self._local.connection, self._local.read_only = connection, read_only
+            try:
+                with connection.transaction():
+                    yield connection
+            finally:
+                self._local.connection, self._local.read_only = None, False
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        connection = self._local.connection
+        if connection is None:
+            with self._borrowed(read_only=False) as connection:
+                connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+                yield
+            return
+        if self._local.read_only:
+            raise RuntimeError("a write transaction cannot open inside reading()")
+        with self._translating(), connection.transaction():
+            yield
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        if self._local.connection is not None:
+            yield
+            return
+        with self._borrowed(read_only=True):
+            yield
+
+    # -- statements --------------------------------------------------------------------------
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
+        connection = self._local.connection
+        if connection is not None:
+            return self._run(connection, to_pyformat(sql), params)
+        with self._translating(), self._pool.connection() as connection:
+            return self._run(connection, to_pyformat(sql), params)
+
+    def _run(self, connection: psycopg.Connection[Any], sql: str, params: Sequence[Any]) -> Result:
+        with self._translating(), connection.cursor() as cursor:
+            cursor.execute(sql, list(params))
+            if cursor.description is None:
+                return Result(rowcount=cursor.rowcount)
+            columns = tuple(column.name for column in cursor.description)
+            return Result(columns, cursor.fetchall(), cursor.rowcount)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        rows = [list(row) for row in rows]
+        if not rows:
+            return
+        with self.transaction(), self._translating():
+            connection = self._local.connection
+            assert connection is not None
+            with connection.cursor() as cursor:
+                cursor.executemany(to_pyformat(sql), rows)
+
+    def generation(self) -> Hashable:
+        """The ``data_generation`` counter, bumped by triggers in every writer's transaction:
+        it moves on commits from any process or machine."""
+        if self._local.connection is not None and not self._local.read_only:
+            return object()
+        return int(self.execute("SELECT value FROM data_generation").scalar())
+
+    def close(self) -> None:
+        self._pool.close()

@@ -1,0 +1,185 @@
+"""The PostgreSQL schema: versioned migrations, each a list of SQL statements.
+
+Every table's columns come from the shared schema (``sql.schema``), so a record field is
+declared once. Beside the tables, PostgreSQL gets what makes every filter an index lookup:
+B-tree indexes on instants, statuses and link targets, and ``pg_trgm`` GIN indexes on the
+case-folded text a search reads (the same ``lower(...)`` expressions ``PostgresDialect``
+writes, so the planner matches them). Triggers keep each term's ``count`` and the one-row
+``data_generation`` counter current, in the writer's own transaction.
+
+A migration is plain data (its statements), run by ``PostgresEngine.migrate`` in its own
+transaction: PostgreSQL DDL is transactional, so a migration that fails writes nothing. A new
+record field needs a new migration that adds its column; never edit an applied one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+
+from ..queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
+from ..records import Kind
+from ..statuses import COUNTED_STATUSES
+from .sql.schema import LINKS, TABLES, Column, columns
+
+__all__ = ["DATA_TABLES", "MIGRATIONS", "Migration", "search_text"]
+
+_TYPES: dict[type, str] = {bool: "BOOLEAN", int: "BIGINT", str: "TEXT"}
+
+
+@attrs.frozen
+class Migration:
+    """One schema version: its number, a name, and the statements that build it."""
+
+    version: int
+    name: str
+    statements: Callable[[], list[str]]
+
+
+def search_text(fields: tuple[str, ...] | list[str], alias: str = "") -> str:
+    """The text a search reads: ``fields`` joined by newlines, case-folded. The trigram index
+    and the dialect's search clause both spell it with this function, so they match."""
+    prefix = f"{alias}." if alias else ""
+    return "lower(" + " || chr(10) || ".join(f'{prefix}"{f}"' for f in fields) + ")"
+
+
+def _column(column: Column) -> str:
+    if column.name == "id":
+        return '"id" BIGINT PRIMARY KEY'
+    default = " DEFAULT 0" if column.name == "count" else ""
+    null = "" if column.nullable else " NOT NULL"
+    return f'"{column.name}" {_TYPES[column.type]}{null}{default}'
+
+
+def _counted() -> str:
+    return "ARRAY[" + ", ".join(f"'{s.value}'" for s in sorted(COUNTED_STATUSES)) + "]::text[]"
+
+
+def _term_counts(links: str, terms: str) -> list[str]:
+    """Triggers keeping ``terms.count`` (its events with a counted status) in step with the
+    link table ``links`` and with event status changes and deletions.
+
+    Deleting an event lowers its terms' counts before its links cascade away; by the time the
+    cascade deletes a link, the event is gone and the link trigger counts nothing.
+    """
+    counted = _counted()
+    return [
+        f"""CREATE FUNCTION "{links}_count"() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF TG_OP = 'INSERT' THEN
+            UPDATE "{terms}" SET count = count + 1 WHERE id = NEW.term_id AND EXISTS
+              (SELECT 1 FROM events WHERE id = NEW.event_id AND status = ANY({counted}));
+          ELSE
+            UPDATE "{terms}" SET count = count - 1 WHERE id = OLD.term_id AND EXISTS
+              (SELECT 1 FROM events WHERE id = OLD.event_id AND status = ANY({counted}));
+          END IF;
+          RETURN NULL;
+        END $$""",
+        f'CREATE TRIGGER "{links}_count" AFTER INSERT OR DELETE ON "{links}"'
+        f' FOR EACH ROW EXECUTE FUNCTION "{links}_count"()',
+        f"""CREATE FUNCTION "{links}_count_event"() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+          counted_before boolean := OLD.status = ANY({counted});
+          counted_after boolean := TG_OP = 'UPDATE' AND NEW.status = ANY({counted});
+        BEGIN
+          IF counted_before <> counted_after THEN
+            UPDATE "{terms}" SET count = count + CASE WHEN counted_after THEN 1 ELSE -1 END
+              WHERE id IN (SELECT term_id FROM "{links}" WHERE event_id = OLD.id);
+          END IF;
+          RETURN NULL;
+        END $$""",
+        f'CREATE TRIGGER "{links}_count_status" AFTER UPDATE OF status ON events'
+        " FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status)"
+        f' EXECUTE FUNCTION "{links}_count_event"()',
+        f'CREATE TRIGGER "{links}_count_delete" BEFORE DELETE ON events'
+        f' FOR EACH ROW EXECUTE FUNCTION "{links}_count_event"()',
+    ]
+
+
+#: Every table whose writes change what a reader sees (the generation counter watches them).
+DATA_TABLES: tuple[str, ...] = (
+    *TABLES.values(),
+    *(link.table for link in LINKS.values()),
+    "slug_aliases",
+    "users",
+    "credentials",
+)
+
+
+def _initial() -> list[str]:
+    sql = ["CREATE EXTENSION IF NOT EXISTS pg_trgm"]
+    for kind, table in TABLES.items():
+        ddl = ", ".join(_column(c) for c in columns(kind))
+        sql += [
+            f'CREATE TABLE "{table}" ({ddl})',
+            f'CREATE UNIQUE INDEX "{table}_slug" ON "{table}" (slug)',
+            f'CREATE INDEX "{table}_name_key" ON "{table}" (name_key)',
+        ]
+    sql += [
+        "CREATE INDEX events_start ON events (utc_start, id)",
+        "CREATE INDEX events_end ON events (utc_end)",
+        "CREATE INDEX events_status ON events (status, utc_start)",
+        "CREATE INDEX events_published ON events (published, id)",
+        "CREATE INDEX events_listing ON events"
+        " (status, hide_from_listings, utc_start, utc_end, featured, author)",
+        "CREATE INDEX events_parent ON events (post_parent) WHERE post_parent <> 0",
+        "CREATE INDEX venues_published ON venues (published, id)",
+        "CREATE INDEX organizers_published ON organizers (published, id)",
+        "CREATE INDEX categories_parent ON categories (parent)",
+        "CREATE INDEX events_search ON events"
+        f" USING gin ({search_text(EVENT_SEARCH_FIELDS)} gin_trgm_ops)",
+    ]
+    linked: tuple[Kind, ...] = ("venue", "organizer")
+    for kind in linked:
+        table, fields = TABLES[kind], LINKED_SEARCH_FIELDS[kind]
+        sql += [
+            f'CREATE INDEX "{table}_search_{field}" ON "{table}"'
+            f" USING gin ({search_text([field])} gin_trgm_ops)"
+            for field in fields
+        ]
+    for link in LINKS.values():
+        sql += [
+            f'CREATE TABLE "{link.table}" ('
+            " event_id BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,"
+            f' "{link.column}" BIGINT NOT NULL'
+            f' REFERENCES "{TABLES[link.target]}" (id) ON DELETE CASCADE,'
+            " position BIGINT NOT NULL,"
+            f' PRIMARY KEY (event_id, "{link.column}"))',
+            f'CREATE INDEX "{link.table}_target" ON "{link.table}" ("{link.column}", event_id)',
+        ]
+    sql += [
+        "CREATE TABLE slug_aliases (kind TEXT NOT NULL, slug TEXT NOT NULL,"
+        " record_id BIGINT NOT NULL, PRIMARY KEY (kind, slug))",
+        "CREATE TABLE sequences (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
+        "INSERT INTO sequences (name, value)"
+        " VALUES ('post', 0), ('term', 0), ('user', 0), ('credential', 0)",
+        "CREATE TABLE users (id BIGINT PRIMARY KEY, login TEXT NOT NULL UNIQUE,"
+        " role TEXT NOT NULL, display_name TEXT NOT NULL, email TEXT NOT NULL)",
+        "CREATE TABLE credentials (id BIGINT PRIMARY KEY,"
+        " user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,"
+        " kind TEXT NOT NULL, secret_hash TEXT NOT NULL UNIQUE, label TEXT NOT NULL,"
+        " created TEXT NOT NULL)",
+        "CREATE INDEX credentials_user ON credentials (user_id)",
+    ]
+    for field in ("categories", "tags"):
+        sql += _term_counts(LINKS[field].table, TABLES[LINKS[field].target])
+    # One row counting committed writes, so every process and machine sees the same
+    # generation (the HTTP response cache keys on it).
+    sql += [
+        "CREATE TABLE data_generation (value BIGINT NOT NULL)",
+        "INSERT INTO data_generation (value) VALUES (0)",
+        "CREATE FUNCTION bump_generation() RETURNS trigger LANGUAGE plpgsql AS $$"
+        " BEGIN UPDATE data_generation SET value = value + 1; RETURN NULL; END $$",
+    ]
+    sql += [
+        f'CREATE TRIGGER "{table}_generation"'
+        f' AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "{table}"'
+        " FOR EACH STATEMENT EXECUTE FUNCTION bump_generation()"
+        for table in DATA_TABLES
+    ]
+    return sql
+
+
+#: Every schema version, oldest first; applied in order on connect.
+MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial", _initial),)

@@ -1,0 +1,129 @@
+"""The PostgreSQL engine: the engine contract, placeholders, dialect, errors, indexes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from events_calendar.backends.postgres import PostgresEngine, describe_url, to_pyformat
+from events_calendar.errors import StorageUnavailable
+from events_calendar.testing.engine_contract import EngineContract
+from events_calendar.testing.postgres import (
+    TestDatabase,
+    database_url,
+    server_url,
+    test_database,
+)
+
+
+@pytest.fixture
+def database() -> TestDatabase:
+    """The session's database, emptied."""
+    db = test_database()
+    db.reset()
+    return db
+
+
+class TestPostgresEngine(EngineContract):
+    """Every engine behaviour on PostgreSQL."""
+
+    @pytest.fixture(autouse=True)
+    def _empty(self, database: TestDatabase) -> None:
+        self.url = database.url
+
+    def make_engine(self) -> PostgresEngine:
+        return PostgresEngine(self.url)
+
+
+@pytest.fixture
+def engine(database: TestDatabase) -> Iterator[PostgresEngine]:
+    engine = PostgresEngine(database.url)
+    yield engine
+    engine.close()
+
+
+def test_placeholders_become_pyformat() -> None:
+    """`?` becomes %s and a literal % is doubled, also inside quoted literals."""
+    assert "SELECT %s, 'a%%?' WHERE x LIKE %s || '%%'" == to_pyformat(
+        "SELECT ?, 'a%?' WHERE x LIKE ? || '%'"
+    )
+
+
+def test_percent_literal_runs(engine: PostgresEngine) -> None:
+    """A statement with a literal % and a bound value runs as written."""
+    assert "50%-x" == engine.execute("SELECT '50%-' || ?", ["x"]).scalar()
+
+
+def test_described_url_hides_credentials() -> None:
+    """A URL in messages keeps scheme, host, port and database, never user or password."""
+    assert "postgresql://db.example:6543/cal" == describe_url(
+        "postgresql://ann:secret@db.example:6543/cal?sslmode=require"
+    )
+
+
+def test_unreachable_server_is_one_clear_line() -> None:
+    """A server that refuses connections gives one line naming it, within a second or two."""
+    started = time.monotonic()
+    with pytest.raises(StorageUnavailable) as raised:
+        PostgresEngine("postgresql://postgres@127.0.0.1:1/test")
+    message = raised.value.message
+    assert (True, 1, True) == (
+        message.startswith("postgresql://127.0.0.1:1/test: connection failed"),
+        len(message.splitlines()),
+        time.monotonic() - started < 3,
+    )
+
+
+def test_missing_database_is_named() -> None:
+    """A database that does not exist says so, in one line."""
+    with pytest.raises(StorageUnavailable, match=r'database "no_such_db_x" does not exist$'):
+        PostgresEngine(database_url(server_url(), "no_such_db_x"))
+
+
+def test_in_matches_any_listed_value(engine: PostgresEngine) -> None:
+    """The dialect's IN is one array parameter; an empty list matches nothing."""
+    sql, params = engine.dialect.in_("x", [2, 3])
+    empty_sql, empty = engine.dialect.in_("x", [])
+    found = engine.execute(f"SELECT x FROM generate_series(1, 4) x WHERE {sql}", params)
+    none = engine.execute(f"SELECT x FROM generate_series(1, 4) x WHERE {empty_sql}", empty)
+    assert ([2, 3], []) == (found.first_column(), none.first_column())
+
+
+def test_contains_takes_wildcards_literally(engine: PostgresEngine) -> None:
+    """A substring test with % and _ in the word matches only those characters."""
+    sql, params = engine.dialect.contains("t", "0%_")
+    rows = engine.execute(
+        f"SELECT t FROM unnest(ARRAY['100%_OFF', '100 off', '10%x']) t WHERE {sql}", params
+    )
+    assert ["100%_OFF"] == rows.first_column()
+
+
+def test_fold_agrees_with_python(engine: PostgresEngine) -> None:
+    """lower() in the test database folds accented capitals as str.lower does."""
+    assert "été à paris" == engine.execute("SELECT lower(?)", ["ÉTÉ À Paris"]).scalar()
+
+
+def _plan(engine: PostgresEngine, sql: str, params: list[object]) -> str:
+    with engine.transaction():
+        engine.execute("SET LOCAL enable_seqscan = off")
+        rows = engine.execute(f"EXPLAIN {sql}", params).first_column()
+    return "\n".join(rows)
+
+
+def test_event_search_uses_trigram_index(engine: PostgresEngine) -> None:
+    """An event search over title, excerpt and description is served by its GIN index."""
+    where, params = engine.dialect.search(
+        "events", "e", ["title", "excerpt", "description"], ["jazz", "gala"], together=True
+    )
+    assert "events_search" in _plan(engine, f"SELECT e.id FROM events e WHERE {where}", params)
+
+
+def test_venue_search_uses_field_indexes(engine: PostgresEngine) -> None:
+    """A venue search (one field holds every word) is served by each field's GIN index."""
+    where, params = engine.dialect.search(
+        "venues", "r", ["venue", "city"], ["hall"], together=False
+    )
+    plan = _plan(engine, f"SELECT r.id FROM venues r WHERE {where}", params)
+    assert (True, True) == ("venues_search_venue" in plan, "venues_search_city" in plan)
