@@ -1,4 +1,4 @@
-"""The ``events-calendar`` command: serve the HTTP API, manage users, seed sample data.
+"""The ``events-calendar`` command: serve the HTTP API, manage users, seed, migrate.
 
 Every failure a user can cause (a bad argument, an unreachable or unreadable database, a
 refused operation) ends with one line on stderr and a non-zero exit, never a traceback.
@@ -104,6 +104,11 @@ def _users_token(args: argparse.Namespace) -> None:
         print(cal.users.issue_token(args.login))
 
 
+def _migrate(args: argparse.Namespace) -> None:
+    _open(args.db).close()  # opening a database applies the migrations it lacks
+    print("The database schema is up to date.")
+
+
 def _seed(args: argparse.Namespace) -> None:
     if not args.sample:
         raise _Fail("say what to seed: --sample")
@@ -175,6 +180,10 @@ def _parser() -> argparse.ArgumentParser:
     copy.add_argument("--from", dest="source", required=True, help="database URL to read")
     copy.add_argument("--to", dest="target", required=True, help="empty database URL to fill")
     copy.set_defaults(run=_copy)
+
+    migrate = commands.add_parser("migrate", help="bring a database's schema up to date")
+    migrate.add_argument("--db", help=db_help)
+    migrate.set_defaults(run=_migrate)
     return parser
 
 

@@ -97,11 +97,15 @@ class TestDatabase:
         self._connection: psycopg.Connection[Any] | None = None
 
     def reset(self) -> None:
-        """Empty every table and restart the id sequences (one round trip)."""
+        """Empty every table and restart the id sequences (one round trip).
+
+        ``DELETE`` rather than ``TRUNCATE``: on a few rows it takes a millisecond where
+        ``TRUNCATE`` takes tens (it swaps every table's files).
+        """
         if self._connection is None or self._connection.closed:
             self._connection = psycopg.connect(self.url, autocommit=True)
-        tables = ", ".join(f'"{t}"' for t in DATA_TABLES)
-        self._connection.execute(f"TRUNCATE {tables}; UPDATE sequences SET value = 0")  # noqa: S608
+        deletes = "".join(f'DELETE FROM "{t}"; ' for t in DATA_TABLES)
+        self._connection.execute(f"{deletes}UPDATE sequences SET value = 0")  # noqa: S608
 
     def drop(self) -> None:
         """Drop the database (closing whatever is still connected to it)."""
