@@ -31,8 +31,9 @@ from .postgres_schema import MIGRATIONS, Migration, search_text
 from .sql.dialect import Dialect, Fragment
 from .sql.engine import Engine, Result
 from .sql.errors import DriverErrors, translating
+from .sql.store import SQLStore
 
-__all__ = ["PostgresDialect", "PostgresEngine", "describe_url"]
+__all__ = ["PostgresBackend", "PostgresDialect", "PostgresEngine", "describe_url"]
 
 #: The advisory lock every outermost write transaction (and every migration) takes first.
 WRITE_LOCK = 0x6563_616C_0001  # "ecal", 1
@@ -277,3 +278,17 @@ class PostgresEngine(Engine):
 
     def close(self) -> None:
         self._pool.close()
+
+
+class PostgresBackend(SQLStore):
+    """The calendar's storage in a PostgreSQL database (migrated when opened)."""
+
+    engine: PostgresEngine
+
+    @classmethod
+    def from_url(cls, url: str) -> PostgresBackend:
+        """``postgresql://user:password@host:port/database`` (libpq options may follow ``?``)."""
+        return cls(url)
+
+    def __init__(self, url: str, *, max_connections: int = 10) -> None:
+        super().__init__(PostgresEngine(url, max_connections=max_connections))

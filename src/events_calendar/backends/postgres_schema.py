@@ -87,7 +87,7 @@ def _term_counts(links: str, terms: str) -> list[str]:
             UPDATE "{terms}" SET count = count + CASE WHEN counted_after THEN 1 ELSE -1 END
               WHERE id IN (SELECT term_id FROM "{links}" WHERE event_id = OLD.id);
           END IF;
-          RETURN NULL;
+          RETURN OLD;  -- a BEFORE trigger returning NULL would cancel the delete
         END $$""",
         f'CREATE TRIGGER "{links}_count_status" AFTER UPDATE OF status ON events'
         " FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status)"

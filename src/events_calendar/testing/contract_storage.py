@@ -11,6 +11,7 @@ object.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -43,8 +44,10 @@ class StorageContract(ContractBase):
         return backend
 
     @pytest.fixture
-    def store(self) -> Backend:
-        return self.make_backend()
+    def store(self) -> Iterator[Backend]:
+        backend = self.make_backend()
+        yield backend
+        backend.close()  # a backend with a connection pool must not be left to the GC
 
     def test_a_failed_inner_transaction_keeps_the_outer_ones_writes(self, store: Backend) -> None:
         """A nested transaction that fails rolls back only its own writes."""

@@ -105,7 +105,7 @@ class TestDatabase:
         if self._connection is None or self._connection.closed:
             self._connection = psycopg.connect(self.url, autocommit=True)
         deletes = "".join(f'DELETE FROM "{t}"; ' for t in DATA_TABLES)
-        self._connection.execute(f"{deletes}UPDATE sequences SET value = 0")  # noqa: S608
+        self._connection.execute(f"{deletes}UPDATE sequences SET value = 0")
 
     def drop(self) -> None:
         """Drop the database (closing whatever is still connected to it)."""
