@@ -36,8 +36,10 @@ def _open(url: str | None, settings: Settings | None = None) -> Calendar:
     try:
         return connect(url or default_url(), settings=settings)
     except StorageUnavailable as error:
+        # The database as the backend names it: a URL's password never reaches the terminal.
+        database = error.data.get("database") or url or default_url()
         reason = error.data.get("reason", error.message)
-        raise _Fail(f"cannot open database {url or default_url()!r}: {reason}") from None
+        raise _Fail(f"cannot open database {database!r}: {reason}") from None
     except OSError as error:
         raise _Fail(f"cannot open database {url or default_url()!r}: {error}") from None
 

@@ -156,6 +156,9 @@ class PostCollection(Generic[P]):
             ctx.actor.can_edit(self.kind, current.author, current.status), f"edit this {self.kind}"
         )
         with ctx.backend.transaction():
+            # Read again under the write lock: a change committed since the read above (by
+            # another thread or process) is kept, not overwritten with the older fields.
+            current = self._load_for_write(record_id)
             fields = self._prepare(clean, current)
             if "status" in clean:
                 fields["status"] = ctx.actor.scale_status(clean["status"])
@@ -190,6 +193,7 @@ class PostCollection(Generic[P]):
             f"delete this {self.kind}",
         )
         with ctx.backend.transaction():
+            current = self._load_for_write(record_id)  # again, under the write lock
             if force:
                 ctx.backend.remove(self.kind, current.id)
                 return current

@@ -78,6 +78,7 @@ class TermCollection(Generic[T]):
         clean = read_input(self._cls, changes, ctx, creating=False)
         ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
         with ctx.backend.transaction():
+            current = self.get(term_id)  # again, under the write lock: no update is lost
             if "name" in clean or "parent" in clean:
                 self._refuse_duplicate(
                     clean.get("name", current.name), clean.get("parent", current.parent), current.id

@@ -153,7 +153,7 @@ class PostgresEngine(Engine):
                 self.migrate(connection, migrations)
         except psycopg.Error as error:
             message = str(error).strip().splitlines()[0] if str(error).strip() else "failed"
-            raise StorageUnavailable(f"{self.database}: {message}") from error
+            raise StorageUnavailable.of(self.database, message) from error
         self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             url,
             kwargs=options,
@@ -180,9 +180,10 @@ class PostgresEngine(Engine):
             found = connection.execute("SELECT max(version) FROM schema_migrations").fetchone()
         newest = int(found[0]) if found and found[0] is not None else 0
         if newest > known:
-            raise StorageUnavailable(
-                f"{self.database}: the database schema is at version {newest}, newer than this"
-                f" events-calendar knows (version {known}); upgrade events-calendar to open it."
+            raise StorageUnavailable.of(
+                self.database,
+                f"the database schema is at version {newest}, newer than this events-calendar"
+                f" knows (version {known}); upgrade events-calendar to open it",
             )
         for migration in migrations:
             if migration.version <= newest:

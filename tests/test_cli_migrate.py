@@ -1,0 +1,48 @@
+"""``events-calendar migrate``: bring a database's schema up to date, or fail in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from events_calendar.cli import main
+from events_calendar.testing.postgres import TestDatabase, server_url
+
+
+def test_migrate_creates_an_sqlite_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Migrating a new SQLite file creates it and says the schema is up to date."""
+    status = main(["migrate", "--db", f"sqlite:///{tmp_path}/cal.db"])
+    assert (0, "The database schema is up to date.\n", True) == (
+        status,
+        capsys.readouterr().out,
+        (tmp_path / "cal.db").exists(),
+    )
+
+
+def test_migrate_creates_a_postgres_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    """Migrating an empty PostgreSQL database records the schema version."""
+    database = TestDatabase(server_url(), migrate=False)
+    try:
+        status = main(["migrate", "--db", database.url])
+        database.reset()  # works only on a migrated database
+    finally:
+        database.drop()
+    assert (0, "The database schema is up to date.\n") == (status, capsys.readouterr().out)
+
+
+def test_migrate_unreachable_postgres_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """An unreachable server: exit 1 and one line naming scheme, host and what failed."""
+    status = main(["migrate", "--db", "postgresql://ann:pw@127.0.0.1:1/cal"])
+    err = capsys.readouterr().err
+    assert (1, 1, True, False) == (
+        status,
+        len(err.splitlines()),
+        err.startswith(
+            "events-calendar: cannot open database 'postgresql://127.0.0.1:1/cal':"
+            " connection failed"
+        ),
+        "pw" in err,
+    )
