@@ -69,3 +69,11 @@ def test_a_long_include_list_finds_its_events() -> None:
         ec.Event, EventFilter(include=frozenset([*ids, *range(10_000, 11_000)]), limit=None)
     )
     assert (ids, 3) == ([e.id for e in found], total)
+
+
+def test_postgresql_orders_names_by_code_point_whatever_the_collation() -> None:
+    """Term names sort as Python sorts them, not by the database's locale."""
+    from events_calendar.backends.postgres import PostgresDialect
+
+    q = compile_filter(PostgresDialect(), "category", TermFilter(orderby="name"))
+    assert 'lower(t.name) COLLATE "C", t.id' == q.order

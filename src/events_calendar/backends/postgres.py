@@ -97,6 +97,9 @@ class PostgresDialect(Dialect):
     def fold(self, expr: str) -> str:
         return f"lower({expr})"
 
+    def by_code_point(self, expr: str) -> str:
+        return expr + ' COLLATE "C"'
+
     def in_(self, expr: str, values: Collection[Any]) -> Fragment:
         return f"{expr} = ANY(?)", [list(values)]
 

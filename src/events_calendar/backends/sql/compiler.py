@@ -275,7 +275,9 @@ def _term_order(q: Select, orderby: str, flt: TermFilter) -> None:
         field = TERM_ORDER_FIELDS[flt.orderby]
         key = f"{q.alias}.{field}"
         if field in ("name", "description"):
-            key = q.dialect.fold(key)
+            key = q.dialect.by_code_point(q.dialect.fold(key))
+        elif field == "slug":
+            key = q.dialect.by_code_point(key)
     # Ties keep ascending ids in both directions, as the reference lists them.
     q.order = f"{key}{direction}, {q.alias}.id"
 

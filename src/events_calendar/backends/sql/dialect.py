@@ -33,6 +33,11 @@ class Dialect(ABC):
         """A quoted identifier (identifiers are our own names, never input)."""
         return '"' + identifier.replace('"', '""') + '"'
 
+    def by_code_point(self, expr: str) -> str:
+        """``expr`` as an ORDER BY key comparing text by Unicode code point, as Python's
+        ``sorted`` does, whatever the database's collation."""
+        return expr
+
     @abstractmethod
     def fold(self, expr: str) -> str:
         """SQL for ``expr`` case-folded exactly as ``queries.fold`` folds Python text."""
