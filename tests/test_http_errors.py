@@ -547,21 +547,25 @@ def test_page_two_of_an_empty_list_is_404(site: Site) -> None:
     assert (404, "event-archive-page-not-found") == (response.status_code, response.json()["code"])
 
 
-# -- rest-event-not-found --------------------------------------------------------------------
+# -- id 0 -----------------------------------------------------------------------------------
 
 
-def test_event_id_zero_is_rest_event_not_found(site: Site) -> None:
-    """GET /events/0 answers 404 rest-event-not-found, "Event with ID 0 does not exist."."""
+def test_event_id_zero_is_rest_invalid_param(site: Site) -> None:
+    """GET /events/0 answers 400 rest_invalid_param on id, like other unknown ids."""
     response = site.get("/events/0")
-    expected = plain("rest-event-not-found", "Event with ID 0 does not exist.", 404)
-    assert (404, expected) == (response.status_code, response.json())
+    expected = {
+        "code": "rest_invalid_param",
+        "message": "Invalid parameter(s): id",
+        "data": {"status": 400, "params": {"id": "Invalid parameter."}, "details": []},
+    }
+    assert (400, expected) == (response.status_code, response.json())
 
 
 @pytest.mark.parametrize("method", ["PATCH", "DELETE"])
-def test_writing_event_id_zero_is_rest_event_not_found(site: Site, method: str) -> None:
-    """PATCH and DELETE on /events/0 answer 404 rest-event-not-found."""
+def test_writing_event_id_zero_is_rest_invalid_param(site: Site, method: str) -> None:
+    """PATCH and DELETE on /events/0 answer 400 rest_invalid_param."""
     response = site.request(method, "/events/0", json={}, as_="admin")
-    assert (404, "rest-event-not-found") == (response.status_code, response.json()["code"])
+    assert (400, "rest_invalid_param") == (response.status_code, response.json()["code"])
 
 
 # -- the hint header -------------------------------------------------------------------------

@@ -109,21 +109,14 @@ class Context:
         found = self.backend.get_many(kind, [record_id]).get(record_id)
         if found is not None:
             return found
-        # The reference validates ids before its handlers run, so an unknown id or another
-        # kind's id is a 400 ``rest_invalid_param``; only id 0, which that validation lets
-        # through, reaches the handler's 404 ``rest-event-not-found``.
+        # The reference validates ids before its handlers run, so an unknown id (0 included)
+        # or another kind's id is a 400 ``rest_invalid_param``.
         if kind == "event":
             if self.backend.post_kind(record_id) is not None:
                 raise WrongKind(
                     "The specified ID is not a valid event.",
                     code="rest_invalid_param",
                     fields={"id": "send the id of an event, not of a venue or organizer"},
-                )
-            if record_id <= 0:
-                raise NotFound(
-                    f"Event with ID {record_id} does not exist.",
-                    code="rest-event-not-found",
-                    fields={"id": "send an existing event id"},
                 )
             raise NotFound(
                 f"Event with ID {record_id} does not exist.",

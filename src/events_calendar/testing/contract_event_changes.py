@@ -283,11 +283,15 @@ class EventChangeContract(EventContractBase):
             list(caught.value.fields),
         )
 
-    def test_get_of_event_id_zero_is_rest_event_not_found(self, cal: ec.Calendar) -> None:
-        """Id 0, which the reference's id validation lets through, is its handler's 404."""
+    def test_get_of_event_id_zero_is_an_invalid_id(self, cal: ec.Calendar) -> None:
+        """Id 0 is a 400 on id, like every other unknown id."""
         with pytest.raises(NotFound, match="Event with ID 0 does not exist") as caught:
             cal.events.get(0)
-        assert ("rest-event-not-found", 404) == (caught.value.code, caught.value.status)
+        assert ("rest_invalid_param", 400, ["id"]) == (
+            caught.value.code,
+            caught.value.status,
+            list(caught.value.fields),
+        )
 
     def test_get_unknown_slug_names_the_slug(self, cal: ec.Calendar) -> None:
         """An unknown slug is rest_invalid_param on slug (evread_unknown_slug)."""
