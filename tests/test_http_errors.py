@@ -239,6 +239,55 @@ def test_renaming_a_venue_to_nothing_is_invalid(site: Site) -> None:
     assert (400, invalid("venue")) == (response.status_code, response.json())
 
 
+# -- rest_invalid_param: term texts ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("collection", "body", "field"),
+    [
+        ("/categories", {"name": "Jazz", "description": ""}, "description"),
+        ("/categories", {"name": ""}, "name"),
+        ("/categories", {"name": "Jazz", "slug": ""}, "slug"),
+        ("/tags", {"name": "Free", "description": ""}, "description"),
+        ("/tags", {"name": "Free", "slug": ""}, "slug"),
+    ],
+)
+def test_term_create_with_an_empty_text_is_invalid(
+    site: Site, collection: str, body: dict[str, Any], field: str
+) -> None:
+    """An empty name, description or slug on term create is 400 on that field; nothing is made."""
+    response = site.post(collection, json=body, as_="admin")
+    listed = site.get(collection, params={"hide_empty": "false"}).json()["total"]
+    assert (400, invalid(field), 0) == (response.status_code, response.json(), listed)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"description": ""}, "description"),
+        ({"slug": ""}, "slug"),
+        ({"description": "   "}, "description"),
+        ({"description": 5}, "description"),
+        ({"description": None}, "description"),
+        ({"name": ["Rock"]}, "name"),
+        ({"parent": "abc"}, "parent"),
+    ],
+)
+def test_term_update_with_an_empty_or_invalid_value_is_invalid(
+    site: Site, body: dict[str, Any], field: str
+) -> None:
+    """POST /categories/<id> with an empty or invalid value is 400 on it; the term is unchanged."""
+    music = site.category(name="Music", description="Live")
+    response = site.post(f"/categories/{music['id']}", json=body, as_="admin")
+    after = site.get(f"/categories/{music['id']}").json()
+    assert (400, invalid(field), ("Music", "Live", "music")) == (
+        response.status_code,
+        response.json(),
+        (after["name"], after["description"], after["slug"]),
+    )
+
+
 # -- rest_invalid_param: list parameters -----------------------------------------------------
 
 

@@ -6,7 +6,7 @@ it), no by-slug routes, names unique among siblings, and a ``count`` of publishe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Generic, Literal, TypeVar
 
 import attrs
@@ -22,6 +22,27 @@ from .validation import read_input
 __all__ = ["TermCollection"]
 
 T = TypeVar("T", Category, Tag)
+
+#: The term arguments the reference declares as non-empty strings when present.
+_TEXTS = ("name", "description", "slug")
+
+
+def _refuse_blank_texts(data: Mapping[str, Any], *, creating: bool) -> None:
+    """A sent name, description or slug must be non-empty text, on create and on update.
+
+    The reference validates these arguments as non-empty strings, so an empty description is a
+    400 there, where a venue's or an event's empty description clears it. On create a ``None``
+    counts as not sent (a missing name is then ``MissingParameter``).
+    """
+    bad = {
+        name: "send a non-empty text"
+        for name in _TEXTS
+        if name in data
+        and not (creating and data[name] is None)
+        and not (isinstance(data[name], str) and data[name].strip())
+    }
+    if bad:
+        raise InvalidParameter(bad)
 
 
 class TermCollection(Generic[T]):
@@ -62,7 +83,8 @@ class TermCollection(Generic[T]):
     def create(self, **data: Any) -> T:
         """Create a term; a sibling with the same name is a ``TermExists`` error."""
         ctx = self._ctx
-        clean = read_input(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
+        _refuse_blank_texts(data, creating=True)  # validation first (fact sheet 2)
+        clean = read_input(self._cls, data, ctx, creating=True)
         ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind} terms")
         with ctx.backend.transaction():
             return self._insert(clean)
@@ -81,6 +103,7 @@ class TermCollection(Generic[T]):
         """Change only the given fields."""
         ctx = self._ctx
         current = self.get(term_id)  # an unknown id, then bad input, before the right to edit
+        _refuse_blank_texts(changes, creating=False)
         clean = read_input(self._cls, changes, ctx, creating=False)
         ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
         with ctx.backend.transaction():
