@@ -279,6 +279,10 @@ class _Reader:
                 if "id" in item:
                     item = item["id"]
                 else:
+                    # Keys a venue or organizer does not declare are ignored, as the
+                    # reference ignores unknown arguments (e.g. ``stateProvince``).
+                    known = {*input_fields(cls), "date_utc"}
+                    item = {k: v for k, v in item.items() if k in known}
                     try:
                         found.append(read_input(cls, item, self.lookup, creating=True))
                     except (InvalidParameter, MissingParameter) as bad:
