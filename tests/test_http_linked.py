@@ -108,3 +108,93 @@ def test_inline_venue_without_a_name_is_still_invalid(site: Site) -> None:
         response.json()["message"],
         listed,
     )
+
+
+# -- the duplicate check on create -----------------------------------------------------------
+
+TOWN_HALL = {
+    "venue": "Town Hall",
+    "description": "The old hall",
+    "address": "1 Place de la Comédie",
+    "city": "Lyon",
+    "zip": "69001",
+}
+ADA = {"organizer": "Ada Lovelace", "description": "Analyst", "email": "ada@example.org"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"venue": "town hall"},
+        {"venue": "TOWN HALL", "description": "The old hall"},
+        {"venue": "Town Hall", "city": "Lyon"},
+        {"venue": "Town hall", "address": "1 Place de la Comédie", "zip": "69001"},
+    ],
+)
+def test_creating_a_venue_described_already_returns_it(site: Site, body: dict[str, Any]) -> None:
+    """POST /venues with an existing name (any case) and a subset of its data is 201 with it."""
+    first = site.venue(**TOWN_HALL)
+    response = site.post("/venues", json=body, as_="admin")
+    listed = site.get("/venues").json()["total"]
+    assert (201, first["id"], 1) == (response.status_code, response.json()["id"], listed)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"venue": "Town Hall", "city": "Paris"},
+        {"venue": "Town Hall", "description": "The new hall"},
+        {"venue": "Town Hall", "city": "Lyon", "zip": "69002"},
+    ],
+)
+def test_creating_a_venue_with_other_data_makes_a_new_one(
+    site: Site, body: dict[str, Any]
+) -> None:
+    """POST /venues with an existing name but different data is 201 with a new venue."""
+    first = site.venue(**TOWN_HALL)
+    response = site.post("/venues", json=body, as_="admin")
+    listed = site.get("/venues").json()["total"]
+    assert (201, True, 2) == (response.status_code, response.json()["id"] != first["id"], listed)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"organizer": "ada lovelace"},
+        {"organizer": "Ada Lovelace", "description": "Analyst"},
+        {"organizer": "ADA LOVELACE", "email": "ada@example.org"},
+    ],
+)
+def test_creating_an_organizer_described_already_returns_it(
+    site: Site, body: dict[str, Any]
+) -> None:
+    """POST /organizers with an existing name and a subset of its data is 201 with it."""
+    first = site.organizer(**ADA)
+    response = site.post("/organizers", json=body, as_="admin")
+    listed = site.get("/organizers").json()["total"]
+    assert (201, first["id"], 1) == (response.status_code, response.json()["id"], listed)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"organizer": "Ada Lovelace", "email": "countess@example.org"},
+        {"organizer": "Ada Lovelace", "description": "Poet"},
+    ],
+)
+def test_creating_an_organizer_with_other_data_makes_a_new_one(
+    site: Site, body: dict[str, Any]
+) -> None:
+    """POST /organizers with an existing name but different data is 201 with a new organizer."""
+    first = site.organizer(**ADA)
+    response = site.post("/organizers", json=body, as_="admin")
+    listed = site.get("/organizers").json()["total"]
+    assert (201, True, 2) == (response.status_code, response.json()["id"] != first["id"], listed)
+
+
+def test_inline_venue_with_other_data_is_a_new_venue(site: Site) -> None:
+    """An event's inline venue follows the same rule: same name, another city, a new venue."""
+    first = site.venue(**TOWN_HALL)
+    venue = {"venue": "Town Hall", "city": "Paris"}
+    event = site.post("/events", json={**TOUR, "venue": venue}, as_="admin").json()
+    assert (True, "Paris") == (event["venue"]["id"] != first["id"], event["venue"]["city"])

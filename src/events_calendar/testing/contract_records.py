@@ -322,8 +322,27 @@ class RecordContract(ContractBase):
         """A de-duplicated create leaves the calendar unchanged."""
         make(cal, kind, "Grand Hall", phone="555-0100")
         before = snapshot(cal)
-        make(cal, kind, "Grand Hall", phone="555-0199")
+        make(cal, kind, "Grand Hall", phone="555-0100")
         assert before == snapshot(cal)
+
+    @pytest.mark.parametrize("kind", LINKED_KINDS)
+    def test_same_name_other_field_value_creates_new(self, cal: ec.Calendar, kind: str) -> None:
+        """A same-named record whose data differs in any given field is a new record."""
+        first = make(cal, kind, "Grand Hall", phone="555-0100")
+        second = make(cal, kind, "Grand Hall", phone="555-0199")
+        total = linked(cal, kind).list().total
+        assert (2, "555-0199", True) == (total, second.phone, first.id != second.id)
+
+    def test_same_name_and_some_of_the_address_returns_existing(self, cal: ec.Calendar) -> None:
+        """A venue given by name and some of the same address fields is the existing venue."""
+        hall = cal.venues.create(venue="Grand Hall", address="1 Rue", city="Lyon", zip="69001")
+        assert hall.id == cal.venues.create(venue="grand hall", city="Lyon", zip="69001").id
+
+    def test_same_name_in_another_city_creates_new(self, cal: ec.Calendar) -> None:
+        """A venue of the same name in another city is another venue."""
+        lyon = cal.venues.create(venue="Grand Hall", city="Lyon")
+        paris = cal.venues.create(venue="Grand Hall", city="Paris")
+        assert (2, ("Lyon", "Paris")) == (cal.venues.list().total, (lyon.city, paris.city))
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_same_name_ignores_case(self, cal: ec.Calendar, kind: str) -> None:
