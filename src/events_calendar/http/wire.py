@@ -66,9 +66,9 @@ class Wire:
             "id": record.id,
             "author": str(record.author),
             "status": record.status.value,
-            "date": _stamp(record.date, self.zone),
+            "date": _stamp(record.date),  # its own wall clock: the site's, or as sent
             "date_utc": _stamp(record.date_utc),
-            "modified": _stamp(record.modified, self.zone),
+            "modified": _stamp(record.modified),
             "modified_utc": _stamp(record.modified_utc),
             "url": self.urls.permalink(record.kind, record.id, record.slug, record.status),
         }
