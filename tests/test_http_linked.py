@@ -147,9 +147,7 @@ def test_creating_a_venue_described_already_returns_it(site: Site, body: dict[st
         {"venue": "Town Hall", "city": "Lyon", "zip": "69002"},
     ],
 )
-def test_creating_a_venue_with_other_data_makes_a_new_one(
-    site: Site, body: dict[str, Any]
-) -> None:
+def test_creating_a_venue_with_other_data_makes_a_new_one(site: Site, body: dict[str, Any]) -> None:
     """POST /venues with an existing name but different data is 201 with a new venue."""
     first = site.venue(**TOWN_HALL)
     response = site.post("/venues", json=body, as_="admin")
