@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from events_calendar import errors
+from events_calendar.http.errors import status_of
 from http_helpers import Site
 
 HINT = "X-Events-Calendar-Hint"
@@ -698,3 +700,34 @@ def test_successful_responses_carry_no_hint(site: Site) -> None:
 def test_error_bodies_are_json(site: Site) -> None:
     """Errors are served as application/json; charset=UTF-8."""
     assert "application/json; charset=UTF-8" == site.get("/events/999999").headers["Content-Type"]
+
+
+# -- the one mapping from errors to statuses ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (errors.InvalidParameter({"id": "send an existing id"}), 400),
+        (errors.MissingParameter(["title"]), 400),
+        (errors.NotFound("There is no venue with ID 9.", code="rest_invalid_param"), 400),
+        (errors.WrongKind("The specified ID is not a valid event."), 400),
+        (errors.TermExists("Jazz exists", term_id=3, kind="category"), 400),
+        (errors.PageNotFound("past the end", code="venue-archive-page-not-found"), 404),
+        (errors.InTrash("trashed", code="venue-is-in-trash"), 410),
+        (errors.Forbidden("no", anonymous=True), 401),
+        (errors.Forbidden("no"), 403),
+        (errors.Forbidden("no", code="event-not-accessible", anonymous=True), 403),
+        (errors.AuthenticationFailed("bad", code="invalid_token"), 401),
+        (errors.Conflict("slug taken"), 409),
+        (errors.NotFound("There is no user 'x'.", code="user-not-found"), 404),
+    ],
+)
+def test_status_of_maps_each_core_error(error: errors.CalendarError, status: int) -> None:
+    """``http.errors.status_of`` gives each core error the reference's HTTP status."""
+    assert status == status_of(error)
+
+
+def test_core_errors_carry_no_http_status() -> None:
+    """The core's errors know their code only; the status is the adapter's to decide."""
+    assert [] == [cls.__name__ for cls in vars(errors).values() if hasattr(cls, "status")]

@@ -121,12 +121,10 @@ class Context:
             raise NotFound(
                 f"Event with ID {record_id} does not exist.",
                 code="rest_invalid_param",
-                status=400,
                 fields={"id": "send an existing event id"},
             )
         raise NotFound(
             f"There is no {kind} with ID {record_id}.",
             code="rest_invalid_param",
-            status=400,
             fields={"id": f"send an existing {kind} id"},
         )

@@ -69,7 +69,6 @@ class PostCollection(Generic[P]):
         raise NotFound(
             f"There is no {self.kind} with the slug {slug!r}.",
             code="rest_invalid_param",
-            status=400,
             fields={"slug": f"send the slug of an existing {self.kind}"},
         )
 

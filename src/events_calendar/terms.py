@@ -60,7 +60,6 @@ class TermCollection(Generic[T]):
             raise NotFound(
                 f"There is no {self.kind} with ID {term_id}.",
                 code="rest_invalid_param",
-                status=400,
                 fields={"id": f"send an existing {self.kind} id"},
             )
         assert isinstance(found, self._cls)
@@ -163,11 +162,13 @@ class TermCollection(Generic[T]):
         same = backend.get_many(self.kind, backend.find_by_name(self.kind, name))
         for term in same.values():
             if term.id != own_id and term.parent == parent:  # type: ignore[union-attr]
-                # The reference's (WordPress's) words: categories are unique per parent,
-                # flat tags per taxonomy.
+                # Categories are unique per parent, flat tags per taxonomy.
                 where = "with this parent" if self.kind == "category" else "in this taxonomy"
                 raise TermExists(
-                    f"A term with the name provided already exists {where}.", term_id=term.id
+                    f"A {self.kind} named {name!r} already exists {where}; use another name "
+                    f"or the existing {self.kind} (id {term.id}).",
+                    term_id=term.id,
+                    kind=self.kind,
                 )
 
     def _is_descendant(self, candidate: int | None, ancestor: int) -> bool:

@@ -17,12 +17,13 @@ from typing import Any
 import attrs
 
 from ..cost import FREE, format_cost
-from ..dates import date_details, format_wall, start_of_day, stated_isoformat
+from ..dates import format_wall, start_of_day
 from ..events import Related
 from ..records import Category, Event, Kind, Organizer, Tag, Venue
 from ..settings import Settings
 from ..statuses import Status
 from .urls import TAXONOMIES, Urls
+from .wire_dates import date_details, stated_isoformat
 
 __all__ = ["Wire"]
 

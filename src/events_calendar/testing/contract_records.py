@@ -23,6 +23,7 @@ from events_calendar.errors import (
     PageNotFound,
     TermExists,
 )
+from events_calendar.http.errors import status_of
 
 from .base import NOW, ContractBase
 
@@ -254,7 +255,7 @@ class RecordContract(ContractBase):
         error = info.value
         assert ("rest_missing_callback_param", 400, [kind]) == (
             error.code,
-            error.status,
+            status_of(error),
             list(error.fields),
         )
         assert before == snapshot(cal)
@@ -267,7 +268,7 @@ class RecordContract(ContractBase):
             make(cal, kind, "  ")
         assert ("rest_invalid_param", 400, [kind]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
         assert before == snapshot(cal)
@@ -390,7 +391,7 @@ class RecordContract(ContractBase):
             linked(cal, kind).get(999999)
         assert ("rest_invalid_param", 400, ["id"]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
 
@@ -400,7 +401,7 @@ class RecordContract(ContractBase):
         other = make(cal, "organizer" if kind == "venue" else "venue", "Other")
         with pytest.raises(NotFound, match=f"no {kind} with ID") as info:
             linked(cal, kind).get(other.id)
-        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_get_unknown_slug_is_not_found(self, cal: ec.Calendar, kind: str) -> None:
@@ -409,7 +410,7 @@ class RecordContract(ContractBase):
             linked(cal, kind).get_by_slug("no-such-record")
         assert ("rest_invalid_param", 400, ["slug"]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
 
@@ -535,7 +536,7 @@ class RecordContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match="999999") as info:
             linked(cal, kind).update(999999, phone="555")
-        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
@@ -592,7 +593,7 @@ class RecordContract(ContractBase):
             linked(cal, kind).delete_by_slug("corner-pub")
         assert ("rest_invalid_param", 400, ["slug"]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
 
@@ -604,7 +605,7 @@ class RecordContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(InTrash, match="force=True") as info:
             linked(cal, kind).delete(record.id)
-        assert (f"{kind}-is-in-trash", 410) == (info.value.code, info.value.status)
+        assert (f"{kind}-is-in-trash", 410) == (info.value.code, status_of(info.value))
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
@@ -643,7 +644,7 @@ class RecordContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match="999999") as info:
             linked(cal, kind).delete(999999)
-        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
@@ -731,7 +732,7 @@ class RecordContract(ContractBase):
         make(cal, kind, "Only")
         with pytest.raises(PageNotFound, match=f"{kind} archive page") as info:
             linked(cal, kind).list(page=2)
-        assert (f"{kind}-archive-page-not-found", 404) == (info.value.code, info.value.status)
+        assert (f"{kind}-archive-page-not-found", 404) == (info.value.code, status_of(info.value))
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_per_page_is_clamped_to_fifty(self, cal: ec.Calendar, kind: str) -> None:
@@ -1047,7 +1048,7 @@ class RecordContract(ContractBase):
             terms(cal, kind).create(description="no name")
         assert ("rest_missing_callback_param", 400, ["name"]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
         assert before == snapshot(cal)
@@ -1075,7 +1076,7 @@ class RecordContract(ContractBase):
         error = info.value
         assert ("term_exists", 400, first.id, {"term_id": first.id}) == (
             error.code,
-            error.status,
+            status_of(error),
             error.term_id,
             error.data,
         )
@@ -1118,7 +1119,7 @@ class RecordContract(ContractBase):
             terms(cal, kind).get(999999)
         assert ("rest_invalid_param", 400, ["id"]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
 
@@ -1177,7 +1178,7 @@ class RecordContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match="999999") as info:
             terms(cal, kind).update(999999, name="Ghost")
-        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
         assert before == snapshot(cal)
 
     def test_category_reparent(self, cal: ec.Calendar) -> None:
@@ -1245,7 +1246,7 @@ class RecordContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match=str(term.id)) as info:
             terms(cal, kind).delete(term.id)
-        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", TERM_KINDS)
