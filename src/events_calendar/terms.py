@@ -65,6 +65,37 @@ class TermCollection(Generic[T]):
         assert isinstance(found, self._cls)
         return found
 
+    def paths(self, terms: Iterable[Category | Tag]) -> dict[int, list[str]]:
+        """Each term's slugs from its root category down to itself (its archive path).
+
+        Ancestors are loaded one level at a time with one ``get_many`` per level for all the
+        terms together, never one lookup per ancestor per term. Tags are flat: their path is
+        their own slug.
+        """
+        terms = list(terms)
+        known: dict[int, Category | Tag] = {t.id: t for t in terms}
+        wanted = {t.parent for t in terms if isinstance(t, Category) and t.parent} - known.keys()
+        while wanted:
+            found = self._ctx.backend.get_many("category", sorted(wanted))
+            for term_id, term in found.items():
+                assert isinstance(term, Category)
+                known[term_id] = term
+            wanted = {
+                t.parent for t in found.values() if isinstance(t, Category) and t.parent
+            } - known.keys()
+        paths: dict[int, list[str]] = {}
+        for term in terms:
+            path, seen, current = [term.slug], {term.id}, term
+            while isinstance(current, Category) and current.parent not in seen:
+                parent = known.get(current.parent)
+                if parent is None:
+                    break
+                path.insert(0, parent.slug)
+                seen.add(parent.id)
+                current = parent
+            paths[term.id] = path
+        return paths
+
     def list(self, query: TermQuery | None = None, **params: Any) -> Page[T]:
         """One page of terms (interface section 4.4); a page past the end is empty."""
         ctx = self._ctx
