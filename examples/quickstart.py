@@ -1,8 +1,9 @@
 """Build a small calendar with the Python API and print it.
 
-Run it with ``python examples/quickstart.py [DATABASE_URL]``. Without a
-URL it uses the default database, ``sqlite:///events.db`` (or ``$EVENTS_CALENDAR_DB``); the
-sample calendar is built once and printed on every run.
+Run it with ``.venv/bin/python examples/quickstart.py [DATABASE_URL]``. Without a URL it uses
+its own database, ``sqlite:///quickstart.db`` in the current folder: not the served default
+(``events.db``), which ``./scripts/serve`` seeds with a sample calendar whose categories this
+example would collide with. The calendar is built once and printed on every run.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from __future__ import annotations
 import sys
 
 import events_calendar as ec
+
+#: The example's own database, apart from the one ``./scripts/serve`` seeds and serves.
+DEFAULT_URL = "sqlite:///quickstart.db"
 
 
 def build(cal: ec.Calendar) -> None:
@@ -62,7 +66,7 @@ def show(cal: ec.Calendar) -> None:
         )
 
 
-def main(url: str | None = None) -> None:
+def main(url: str = DEFAULT_URL) -> None:
     with ec.connect(url) as cal:
         if cal.events.list(start_date="2031-01-01", end_date="2031-12-31").total == 0:
             build(cal)

@@ -1,12 +1,13 @@
 """Replay the reference's recorded scenario against our app: the golden tests' harness.
 
-The scenario, the recordings and the scoring tool live outside this repository, next to it, in
-``shared/reference/replay`` (``tec_scenario.py``, ``tec_replay.py``, ``recordings/tec-6.17.1``,
-``deviations.json``). They are used as they are, never copied: this module only starts our app
-on a fresh SQLite database (uvicorn on a free loopback port, in a background thread), runs the
-tool's own ``main`` against it and reads its verdicts.
+The scenario, the recordings and the scoring tool are test data of this repository, in
+``tests/data/replay`` (``tec_scenario.py``, ``tec_replay.py``, ``recordings/tec-6.17.1``,
+``deviations.json``): verbatim copies of the team's ``shared/reference/replay`` (its README says
+so), kept here so that a clone runs the golden tests with nothing beside it. This module only
+starts our app on a fresh SQLite database (uvicorn on a free loopback port, in a background
+thread), runs the tool's own ``main`` against it and reads its verdicts.
 
-The scoring uses the shared ``deviations.json`` alone, as the team's conformance figure does;
+The scoring uses the reference's ``deviations.json`` alone, as the team's conformance figure does;
 the few places where we differ beyond it (``docs/compatibility.md``) simply do not appear in
 ``golden_expected.json``.
 
@@ -45,8 +46,8 @@ __all__ = [
     "run_replay",
 ]
 
-#: ``<workspace>/shared/reference/replay``: the repository's parent holds ``shared/``.
-REPLAY_DIR = Path(__file__).resolve().parents[2] / "shared" / "reference" / "replay"
+#: The recorded scenario and its tool, kept as test data (``tests/data/replay/README.md``).
+REPLAY_DIR = Path(__file__).resolve().parent / "data" / "replay"
 RECORDING = REPLAY_DIR / "recordings" / "tec-6.17.1"
 EXPECTED = Path(__file__).with_name("golden_expected.json")
 
@@ -55,7 +56,7 @@ _CONFORMANCE = re.compile(r"^conformance: (\d+)/(\d+) steps match")
 
 
 class ReplayMissing(RuntimeError):
-    """The shared replay folder (tool, scenario or recordings) is not where it should be."""
+    """The replay test data (tool, scenario or recordings) is not where it should be."""
 
 
 @attrs.frozen
@@ -99,7 +100,7 @@ def _near_midnight(moment: datetime) -> bool:
 
 
 def replay_tool() -> ModuleType:
-    """``tec_replay`` imported from the shared folder; ``ReplayMissing`` when it is absent."""
+    """``tec_replay`` imported from the test data; ``ReplayMissing`` when it is absent."""
     tool = REPLAY_DIR / "tec_replay.py"
     missing = [
         str(path)
@@ -108,9 +109,8 @@ def replay_tool() -> ModuleType:
     ] + ([] if RECORDING.is_dir() else [str(RECORDING)])
     if missing:
         raise ReplayMissing(
-            "The golden tests replay the reference's recordings from the shared folder next to "
-            f"this repository, and these are missing: {', '.join(missing)}. Check out the "
-            "workspace with shared/reference/replay beside the repository."
+            "The golden tests replay the reference's recordings kept in tests/data/replay, "
+            f"and these are missing: {', '.join(missing)}. Restore them from version control."
         )
     sys.path.insert(0, str(REPLAY_DIR))  # the tool imports tec_scenario from its own folder
     try:

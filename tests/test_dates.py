@@ -15,7 +15,6 @@ from events_calendar.dates import (
     FixedClock,
     SystemClock,
     all_day_span,
-    date_details,
     default_window,
     end_of_day,
     format_wall,
@@ -433,20 +432,6 @@ def test_parse_requires_an_aware_now() -> None:
 def test_format_wall_uses_the_local_wall_clock() -> None:
     """format_wall shows the datetime's own wall clock."""
     assert "2031-06-15 19:00:05" == format_wall(datetime(2031, 6, 15, 19, 0, 5, tzinfo=NEW_YORK))
-
-
-def test_date_details_are_zero_padded_strings_in_order() -> None:
-    """date_details matches the reference's *_date_details objects."""
-    details = date_details(datetime(2031, 8, 1, 9, 30, tzinfo=PARIS))
-    expected = {
-        "year": "2031",
-        "month": "08",
-        "day": "01",
-        "hour": "09",
-        "minutes": "30",
-        "seconds": "00",
-    }
-    assert list(expected.items()) == list(details.items())
 
 
 def test_start_of_day() -> None:

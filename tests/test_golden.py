@@ -1,8 +1,9 @@
 """Golden tests: the reference's 334 recorded request/response pairs, replayed against our app.
 
 The scenario runs once for the module: a fresh SQLite database, our app served by uvicorn on a
-loopback port, the shared ``tec_replay.py`` scoring it. Every step listed in
-``golden_expected.json`` must still match, and the whole scenario must score at least 98%.
+loopback port, the reference's ``tec_replay.py`` (kept in ``tests/data/replay``) scoring it.
+Every step listed in ``golden_expected.json`` must still match, and the whole scenario must
+score at least 98%.
 After an intended change, run ``scripts/update-golden`` and review the diff of
 ``golden_expected.json``.
 """
@@ -28,7 +29,7 @@ def outcome() -> Replay | ReplayMissing:
 
 
 def ran(outcome: Replay | ReplayMissing) -> Replay:
-    """The run; without the shared recordings every golden test fails (it never skips)."""
+    """The run; without the recorded test data every golden test fails (it never skips)."""
     if isinstance(outcome, ReplayMissing):
         pytest.fail(str(outcome), pytrace=False)
     return outcome

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from events_calendar import errors
+from events_calendar.http.errors import status_of
 from http_helpers import Site
 
 HINT = "X-Events-Calendar-Hint"
@@ -237,6 +239,55 @@ def test_renaming_a_venue_to_nothing_is_invalid(site: Site) -> None:
     venue = site.venue()
     response = site.patch(f"/venues/{venue['id']}", json={"venue": ""}, as_="admin")
     assert (400, invalid("venue")) == (response.status_code, response.json())
+
+
+# -- rest_invalid_param: term texts ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("collection", "body", "field"),
+    [
+        ("/categories", {"name": "Jazz", "description": ""}, "description"),
+        ("/categories", {"name": ""}, "name"),
+        ("/categories", {"name": "Jazz", "slug": ""}, "slug"),
+        ("/tags", {"name": "Free", "description": ""}, "description"),
+        ("/tags", {"name": "Free", "slug": ""}, "slug"),
+    ],
+)
+def test_term_create_with_an_empty_text_is_invalid(
+    site: Site, collection: str, body: dict[str, Any], field: str
+) -> None:
+    """An empty name, description or slug on term create is 400 on that field; nothing is made."""
+    response = site.post(collection, json=body, as_="admin")
+    listed = site.get(collection, params={"hide_empty": "false"}).json()["total"]
+    assert (400, invalid(field), 0) == (response.status_code, response.json(), listed)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"description": ""}, "description"),
+        ({"slug": ""}, "slug"),
+        ({"description": "   "}, "description"),
+        ({"description": 5}, "description"),
+        ({"description": None}, "description"),
+        ({"name": ["Rock"]}, "name"),
+        ({"parent": "abc"}, "parent"),
+    ],
+)
+def test_term_update_with_an_empty_or_invalid_value_is_invalid(
+    site: Site, body: dict[str, Any], field: str
+) -> None:
+    """POST /categories/<id> with an empty or invalid value is 400 on it; the term is unchanged."""
+    music = site.category(name="Music", description="Live")
+    response = site.post(f"/categories/{music['id']}", json=body, as_="admin")
+    after = site.get(f"/categories/{music['id']}").json()
+    assert (400, invalid(field), ("Music", "Live", "music")) == (
+        response.status_code,
+        response.json(),
+        (after["name"], after["description"], after["slug"]),
+    )
 
 
 # -- rest_invalid_param: list parameters -----------------------------------------------------
@@ -547,21 +598,25 @@ def test_page_two_of_an_empty_list_is_404(site: Site) -> None:
     assert (404, "event-archive-page-not-found") == (response.status_code, response.json()["code"])
 
 
-# -- rest-event-not-found --------------------------------------------------------------------
+# -- id 0 -----------------------------------------------------------------------------------
 
 
-def test_event_id_zero_is_rest_event_not_found(site: Site) -> None:
-    """GET /events/0 answers 404 rest-event-not-found, "Event with ID 0 does not exist."."""
+def test_event_id_zero_is_rest_invalid_param(site: Site) -> None:
+    """GET /events/0 answers 400 rest_invalid_param on id, like other unknown ids."""
     response = site.get("/events/0")
-    expected = plain("rest-event-not-found", "Event with ID 0 does not exist.", 404)
-    assert (404, expected) == (response.status_code, response.json())
+    expected = {
+        "code": "rest_invalid_param",
+        "message": "Invalid parameter(s): id",
+        "data": {"status": 400, "params": {"id": "Invalid parameter."}, "details": []},
+    }
+    assert (400, expected) == (response.status_code, response.json())
 
 
 @pytest.mark.parametrize("method", ["PATCH", "DELETE"])
-def test_writing_event_id_zero_is_rest_event_not_found(site: Site, method: str) -> None:
-    """PATCH and DELETE on /events/0 answer 404 rest-event-not-found."""
+def test_writing_event_id_zero_is_rest_invalid_param(site: Site, method: str) -> None:
+    """PATCH and DELETE on /events/0 answer 400 rest_invalid_param."""
     response = site.request(method, "/events/0", json={}, as_="admin")
-    assert (404, "rest-event-not-found") == (response.status_code, response.json()["code"])
+    assert (400, "rest_invalid_param") == (response.status_code, response.json()["code"])
 
 
 # -- the hint header -------------------------------------------------------------------------
@@ -645,3 +700,34 @@ def test_successful_responses_carry_no_hint(site: Site) -> None:
 def test_error_bodies_are_json(site: Site) -> None:
     """Errors are served as application/json; charset=UTF-8."""
     assert "application/json; charset=UTF-8" == site.get("/events/999999").headers["Content-Type"]
+
+
+# -- the one mapping from errors to statuses ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (errors.InvalidParameter({"id": "send an existing id"}), 400),
+        (errors.MissingParameter(["title"]), 400),
+        (errors.NotFound("There is no venue with ID 9.", code="rest_invalid_param"), 400),
+        (errors.WrongKind("The specified ID is not a valid event."), 400),
+        (errors.TermExists("Jazz exists", term_id=3, kind="category"), 400),
+        (errors.PageNotFound("past the end", code="venue-archive-page-not-found"), 404),
+        (errors.InTrash("trashed", code="venue-is-in-trash"), 410),
+        (errors.Forbidden("no", anonymous=True), 401),
+        (errors.Forbidden("no"), 403),
+        (errors.Forbidden("no", code="event-not-accessible", anonymous=True), 403),
+        (errors.AuthenticationFailed("bad", code="invalid_token"), 401),
+        (errors.Conflict("slug taken"), 409),
+        (errors.NotFound("There is no user 'x'.", code="user-not-found"), 404),
+    ],
+)
+def test_status_of_maps_each_core_error(error: errors.CalendarError, status: int) -> None:
+    """``http.errors.status_of`` gives each core error the reference's HTTP status."""
+    assert status == status_of(error)
+
+
+def test_core_errors_carry_no_http_status() -> None:
+    """The core's errors know their code only; the status is the adapter's to decide."""
+    assert [] == [cls.__name__ for cls in vars(errors).values() if hasattr(cls, "status")]

@@ -48,7 +48,7 @@ from events_calendar.records import (
     interface_fields,
 )
 
-REPLAY = Path(__file__).resolve().parents[2] / "shared/reference/replay"
+REPLAY = Path(__file__).resolve().parent / "data/replay"
 RECORDINGS = REPLAY / "recordings/tec-6.17.1"
 SITE = "http://testserver"
 NOW = datetime(2027, 3, 10, 15, 0, 7, tzinfo=UTC)

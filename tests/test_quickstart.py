@@ -35,24 +35,40 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert "./scripts/test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
 
 
-def test_quickstart_example_prints_the_sample_calendar(tmp_path: Path) -> None:
-    """examples/quickstart.py builds its calendar in events.db once and prints it."""
+def run_quickstart(folder: Path) -> list[str]:
+    """The example's output lines, run in ``folder`` without ``$EVENTS_CALENDAR_DB``."""
     env = {k: v for k, v in os.environ.items() if k != "EVENTS_CALENDAR_DB"}
-    runs = [
-        subprocess.run(  # noqa: S603 - our own example script
-            [sys.executable, str(ROOT / "examples" / "quickstart.py")],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=120,
-            cwd=tmp_path,
-            env=env,
-        ).stdout.splitlines()
-        for _ in range(2)
-    ]
+    return subprocess.run(  # noqa: S603 - our own example script
+        [sys.executable, str(ROOT / "examples" / "quickstart.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        cwd=folder,
+        env=env,
+    ).stdout.splitlines()
+
+
+def test_quickstart_example_prints_the_sample_calendar(tmp_path: Path) -> None:
+    """examples/quickstart.py builds its calendar in quickstart.db once and prints it."""
+    runs = [run_quickstart(tmp_path) for _ in range(2)]
     assert runs[0] == runs[1]  # the second run reuses the stored calendar
-    assert (tmp_path / "events.db").is_file()
+    assert (True, False) == (
+        (tmp_path / "quickstart.db").is_file(),
+        (tmp_path / "events.db").exists(),
+    )
     lines = runs[0]
     assert "3 events" == lines[0]
     assert lines[1].startswith("2031-05-01 19:00 CEST  Gala")
     assert "at Town Hall  [Music]" in lines[1]
+
+
+def test_quickstart_example_runs_beside_the_served_sample(tmp_path: Path) -> None:
+    """After ./scripts/serve has seeded events.db, the example still runs (its own database)."""
+    env = {k: v for k, v in os.environ.items() if k != "EVENTS_CALENDAR_DB"}
+    cli = Path(sys.executable).with_name("events-calendar")
+    subprocess.run(  # noqa: S603 - our own command, as ./scripts/serve runs it
+        [str(cli), "seed", "--sample"], check=True, cwd=tmp_path, env=env, capture_output=True
+    )
+    lines = run_quickstart(tmp_path)
+    assert ("3 events", True) == (lines[0], (tmp_path / "events.db").is_file())

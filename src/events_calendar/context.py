@@ -113,9 +113,8 @@ class Context:
         if found is not None:
             return found
         kind = cls.kind
-        # The reference validates ids before its handlers run, so an unknown id or another
-        # kind's id is a 400 ``rest_invalid_param``; only id 0, which that validation lets
-        # through, reaches the handler's 404 ``rest-event-not-found``.
+        # The reference validates ids before its handlers run, so an unknown id (0 included)
+        # or another kind's id is a 400 ``rest_invalid_param``.
         if kind == "event":
             if self.backend.post_kind(record_id) is not None:
                 raise WrongKind(
@@ -123,21 +122,13 @@ class Context:
                     code="rest_invalid_param",
                     fields={"id": "send the id of an event, not of a venue or organizer"},
                 )
-            if record_id <= 0:
-                raise NotFound(
-                    f"Event with ID {record_id} does not exist.",
-                    code="rest-event-not-found",
-                    fields={"id": "send an existing event id"},
-                )
             raise NotFound(
                 f"Event with ID {record_id} does not exist.",
                 code="rest_invalid_param",
-                status=400,
                 fields={"id": "send an existing event id"},
             )
         raise NotFound(
             f"There is no {kind} with ID {record_id}.",
             code="rest_invalid_param",
-            status=400,
             fields={"id": f"send an existing {kind} id"},
         )

@@ -43,7 +43,6 @@ __all__ = [
     "FixedClock",
     "SystemClock",
     "all_day_span",
-    "date_details",
     "default_window",
     "end_of_day",
     "format_wall",
@@ -232,15 +231,6 @@ def zone_name(tz: tzinfo) -> str:
     raise TypeError(f"{tz!r} is neither a ZoneInfo nor a fixed offset")
 
 
-def stated_isoformat(dt: datetime) -> str:
-    """ISO 8601 with the offset the zone's name states: an event at "UTC+2" shows "+02:00" all
-    year in places the reference renders from the name (its JSON-LD)."""
-    tz = dt.tzinfo
-    if isinstance(tz, OffsetZone):
-        return dt.replace(tzinfo=timezone(tz.nominal, tz.label)).isoformat()
-    return dt.isoformat()
-
-
 def zone_abbr(dt: datetime) -> str:
     """The zone's abbreviation at that instant: "EDT", "CEST", "UTC"; "UTC+2" for offsets."""
     tz = _require_aware(dt, "dt").tzinfo
@@ -368,18 +358,6 @@ def format_wall(dt: datetime) -> str:
     return (
         f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d} {dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}"
     )
-
-
-def date_details(dt: datetime) -> dict[str, str]:
-    """The reference's ``*_date_details`` object: zero-padded strings of the wall clock."""
-    return {
-        "year": f"{dt.year:04d}",
-        "month": f"{dt.month:02d}",
-        "day": f"{dt.day:02d}",
-        "hour": f"{dt.hour:02d}",
-        "minutes": f"{dt.minute:02d}",
-        "seconds": f"{dt.second:02d}",
-    }
 
 
 def start_of_day(dt: datetime) -> datetime:

@@ -5,8 +5,8 @@ Every error a caller can provoke is a ``CalendarError``. Each carries:
 - ``code``: a stable machine-readable string. Where the reference implementation (The Events
   Calendar's ``tribe/events/v1``) has a code for the same situation we reuse it verbatim, so that
   HTTP clients written against the reference keep working;
-- ``status``: the HTTP status the adapter answers with (the core itself never speaks HTTP, but the
-  mapping is a fact about the error, so it lives with the error);
+- (no HTTP status: the core never speaks HTTP. The one mapping from an error to a status and to
+  the reference's wording lives in the adapter, ``events_calendar.http.errors``);
 - ``fields``: the offending input names mapped to a message saying what to send instead;
 - ``message``: a readable sentence built from the above.
 
@@ -39,7 +39,6 @@ class CalendarError(Exception):
     """Base of every error the library raises on purpose."""
 
     code: ClassVar[str] = "calendar_error"
-    status: ClassVar[int] = 400
 
     def __init__(
         self,
@@ -69,7 +68,6 @@ class InvalidParameter(CalendarError, ValueError):
     """One or more inputs have the wrong type, format or value."""
 
     code = "rest_invalid_param"
-    status = 400
 
     def __init__(
         self,
@@ -95,7 +93,6 @@ class MissingParameter(CalendarError, ValueError):
     """Required inputs were not given."""
 
     code = "rest_missing_callback_param"
-    status = 400
 
     def __init__(self, names: Iterable[str]) -> None:
         names = list(names)
@@ -109,19 +106,15 @@ class NotFound(CalendarError, LookupError):
     """No record with that id or slug."""
 
     code = "rest_invalid_param"
-    status = 404
 
     def __init__(
         self,
         message: str,
         *,
         code: str | None = None,
-        status: int | None = None,
         fields: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(message, code=code, fields=fields)
-        if status is not None:
-            self.status = status  # type: ignore[misc]
 
 
 class WrongKind(CalendarError, LookupError):
@@ -132,69 +125,63 @@ class WrongKind(CalendarError, LookupError):
     """
 
     code = "rest_invalid_param"
-    status = 400
 
 
 class PageNotFound(CalendarError, LookupError):
     """A page past the last page of a non-empty event, venue or organizer list."""
 
     code = "event-archive-page-not-found"
-    status = 404
 
 
 class InTrash(CalendarError):
     """Deleting a record that is already in the trash (use ``force=True`` to remove it)."""
 
     code = "event-is-in-trash"
-    status = 410
 
 
 class Forbidden(CalendarError, PermissionError):
-    """The acting user may not do this (401 for anonymous callers, 403 otherwise)."""
+    """The acting user may not do this; ``anonymous`` says nobody signed in (over HTTP a
+    refusal of an anonymous caller is a 401, of a signed-in one a 403)."""
 
     code = "rest_forbidden"
-    status = 403
 
     def __init__(self, message: str, *, code: str | None = None, anonymous: bool = False) -> None:
         super().__init__(message, code=code)
-        if anonymous and self.code == "rest_forbidden":
-            self.status = 401  # type: ignore[misc]
+        self.anonymous = anonymous
 
 
 class AuthenticationFailed(CalendarError, PermissionError):
     """Credentials were given but do not match a user."""
 
     code = "invalid_credentials"
-    status = 401
 
 
 class TermExists(CalendarError):
     """A category or tag with that name already exists at that level."""
 
     code = "term_exists"
-    status = 400
 
-    def __init__(self, message: str, *, term_id: int) -> None:
+    def __init__(self, message: str, *, term_id: int, kind: str = "category") -> None:
         super().__init__(
             message,
             fields={"name": "use another name or the existing term"},
             data={"term_id": term_id},
         )
         self.term_id = term_id
+        #: ``"category"`` (unique per parent) or ``"tag"`` (unique in the taxonomy).
+        self.kind = kind
 
 
 class Conflict(CalendarError):
     """A write would break a storage invariant (a taken slug, a dangling link)."""
 
     code = "conflict"
-    status = 409
 
 
 class NotSupported(CalendarError):
     """A parameter the interface names but this library does not implement yet."""
 
     code = "rest_invalid_param"
-    status = 400
 
 
 class StorageUnavailable(CalendarError):
@@ -202,7 +189,6 @@ class StorageUnavailable(CalendarError):
     than this code). The message is one line: which database, and what failed."""
 
     code = "storage_unavailable"
-    status = 503
 
     @classmethod
     def of(cls, database: str, reason: str) -> StorageUnavailable:

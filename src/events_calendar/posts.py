@@ -70,7 +70,6 @@ class PostCollection(Generic[P]):
         raise NotFound(
             f"There is no {self.kind} with the slug {slug!r}.",
             code="rest_invalid_param",
-            status=400,
             fields={"slug": f"send the slug of an existing {self.kind}"},
         )
 
@@ -267,9 +266,14 @@ class LinkedCollection(PostCollection[P]):
         return fields
 
     def create(self, **data: Any) -> P:
-        """Create a record, or return the existing one of the same name (and description).
+        """Create a record, or return an existing one that the data describes already.
 
-        This de-duplication is the reference's: creating "Town Hall" twice yields one venue.
+        De-duplication, as the reference's duplicate check does it: when a record (not in the
+        trash) has the same name, ignoring case, and every other field given equals that
+        record's (a subset of its data: the name alone, the name and the same description, the
+        name and some of the same address fields), that record is returned and nothing is
+        written. Any field given with another value makes a new record. Who creates it, its
+        status and its publication date are not compared.
         """
         ctx = self._ctx
         clean = read_input(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
@@ -278,16 +282,18 @@ class LinkedCollection(PostCollection[P]):
             return self.create_or_reuse(clean)
 
     def create_or_reuse(self, clean: Mapping[str, Any]) -> P:
-        """Inside a transaction: the same-named record, or a new one from cleaned input."""
+        """Inside a transaction: the record ``clean`` describes already (see ``create``), or
+        a new one from cleaned input."""
         backend = self._ctx.backend
-        name = clean[self._cls.title_field]
+        title = self._cls.title_field
+        compared = {k: v for k, v in clean.items() if k != title and k not in _NOT_COMPARED}
+        name = clean[title]
         same = backend.get_many(self._cls, backend.find_names(self.kind, [name]).get(name, []))
         for record in same.values():
-            if record.status == Status.TRASH:
-                continue
-            if "description" in clean and clean["description"] != record.description:
-                continue
-            return record
+            if record.status != Status.TRASH and all(
+                getattr(record, field, _ABSENT) == value for field, value in compared.items()
+            ):
+                return record
         return self._insert(dict(clean))
 
     def _on_trash(self, record: P) -> None:
@@ -314,6 +320,11 @@ class LinkedCollection(PostCollection[P]):
             )
         return page
 
+
+#: Fields a duplicate check does not compare: they say who made a record and when, not which
+#: place or person it is.
+_NOT_COMPARED = frozenset({"author", "status", "date"})
+_ABSENT = object()
 
 #: Countries whose venues use ``state`` rather than ``province`` (as the reference names them).
 _STATE_COUNTRIES = frozenset({"", "US", "United States"})

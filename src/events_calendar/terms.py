@@ -6,7 +6,7 @@ it), no by-slug routes, names unique among siblings, and a ``count`` of publishe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Generic, Literal, TypeVar
 
 import attrs
@@ -24,6 +24,27 @@ __all__ = ["TermCollection"]
 
 T = TypeVar("T", Category, Tag)
 
+#: The term arguments the reference declares as non-empty strings when present.
+_TEXTS = ("name", "description", "slug")
+
+
+def _refuse_blank_texts(data: Mapping[str, Any], *, creating: bool) -> None:
+    """A sent name, description or slug must be non-empty text, on create and on update.
+
+    The reference validates these arguments as non-empty strings, so an empty description is a
+    400 there, where a venue's or an event's empty description clears it. On create a ``None``
+    counts as not sent (a missing name is then ``MissingParameter``).
+    """
+    bad = {
+        name: "send a non-empty text"
+        for name in _TEXTS
+        if name in data
+        and not (creating and data[name] is None)
+        and not (isinstance(data[name], str) and data[name].strip())
+    }
+    if bad:
+        raise InvalidParameter(bad)
+
 
 class TermCollection(Generic[T]):
     """Categories (``cal.categories``) or tags (``cal.tags``)."""
@@ -40,10 +61,38 @@ class TermCollection(Generic[T]):
             raise NotFound(
                 f"There is no {self.kind} with ID {term_id}.",
                 code="rest_invalid_param",
-                status=400,
                 fields={"id": f"send an existing {self.kind} id"},
             )
         return found
+
+    def paths(self, terms: Iterable[Category | Tag]) -> dict[int, list[str]]:
+        """Each term's slugs from its root category down to itself (its archive path).
+
+        Ancestors are loaded one level at a time with one ``get_many`` per level for all the
+        terms together, never one lookup per ancestor per term. Tags are flat: their path is
+        their own slug.
+        """
+        terms = list(terms)
+        known: dict[int, Category | Tag] = {t.id: t for t in terms}
+        wanted = {t.parent for t in terms if isinstance(t, Category) and t.parent} - known.keys()
+        while wanted:
+            found = self._ctx.backend.get_many(Category, sorted(wanted))
+            known.update(found)
+            wanted = {
+                t.parent for t in found.values() if isinstance(t, Category) and t.parent
+            } - known.keys()
+        paths: dict[int, list[str]] = {}
+        for term in terms:
+            path, seen, current = [term.slug], {term.id}, term
+            while isinstance(current, Category) and current.parent not in seen:
+                parent = known.get(current.parent)
+                if parent is None:
+                    break
+                path.insert(0, parent.slug)
+                seen.add(parent.id)
+                current = parent
+            paths[term.id] = path
+        return paths
 
     def list(self, query: TermQuery | None = None, **params: Any) -> Page[T]:
         """One page of terms (interface section 4.4); a page past the end is empty."""
@@ -56,7 +105,8 @@ class TermCollection(Generic[T]):
     def create(self, **data: Any) -> T:
         """Create a term; a sibling with the same name is a ``TermExists`` error."""
         ctx = self._ctx
-        clean = read_input(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
+        _refuse_blank_texts(data, creating=True)  # validation first (fact sheet 2)
+        clean = read_input(self._cls, data, ctx, creating=True)
         ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind} terms")
         with ctx.backend.transaction():
             return self._insert(clean)
@@ -75,6 +125,7 @@ class TermCollection(Generic[T]):
         """Change only the given fields."""
         ctx = self._ctx
         current = self.get(term_id)  # an unknown id, then bad input, before the right to edit
+        _refuse_blank_texts(changes, creating=False)
         clean = read_input(self._cls, changes, ctx, creating=False)
         ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
         with ctx.backend.transaction():
@@ -134,11 +185,13 @@ class TermCollection(Generic[T]):
         same = backend.get_many(self._cls, backend.find_names(self.kind, [name]).get(name, []))
         for term in same.values():
             if term.id != own_id and term.parent == parent:
-                # The reference's (WordPress's) words: categories are unique per parent,
-                # flat tags per taxonomy.
+                # Categories are unique per parent, flat tags per taxonomy.
                 where = "with this parent" if self.kind == "category" else "in this taxonomy"
                 raise TermExists(
-                    f"A term with the name provided already exists {where}.", term_id=term.id
+                    f"A {self.kind} named {name!r} already exists {where}; use another name "
+                    f"or the existing {self.kind} (id {term.id}).",
+                    term_id=term.id,
+                    kind=self.kind,
                 )
 
     def _is_descendant(self, candidate: int | None, ancestor: int) -> bool:

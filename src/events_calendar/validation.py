@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable, Mapping
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, timezone, tzinfo
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -101,13 +101,14 @@ def read_input(
             reader.zone = resolve_zone(clean["timezone"])
         except _Invalid as bad:
             problems["timezone"] = bad.why
+    utc_date: datetime | None = None
     for name, value in data.items():
         if name in clean or name in problems:
             continue
         kind = fields[name].input if name in fields else Input.DATETIME
         try:
             if name == "date_utc":
-                clean["date"] = reader.utc_time(value, name)
+                utc_date = reader.utc_time(value, name)
             else:
                 clean[name] = reader.read(kind, value, name)
         except _Invalid as bad:
@@ -119,9 +120,22 @@ def read_input(
             codes.update(bad.codes)
     if problems:
         raise InvalidParameter(problems, codes=codes)
-    if "date" in clean:  # publication dates are shown on the calendar's clock, like "now"
+    if "date" in clean and utc_date is not None:
+        clean["date"] = _as_sent(clean["date"], utc_date)
+    elif utc_date is not None:
+        clean["date"] = utc_date.astimezone(lookup.zone)
+    elif "date" in clean:  # publication dates are shown on the calendar's clock, like "now"
         clean["date"] = clean["date"].astimezone(lookup.zone)
     return clean
+
+
+def _as_sent(local: datetime, utc: datetime) -> datetime:
+    """The publication date when ``date`` and ``date_utc`` are sent together: each is kept as
+    sent, as WordPress stores ``post_date`` and ``post_date_gmt`` apart. The result shows the
+    wall clock of ``date`` and is the instant of ``date_utc`` (a fixed UTC offset joins them).
+    """
+    wall = local.replace(tzinfo=None)
+    return wall.replace(tzinfo=timezone(wall - utc.astimezone(UTC).replace(tzinfo=None)))
 
 
 class _Reader:
@@ -279,6 +293,10 @@ class _Reader:
                 if "id" in item:
                     item = item["id"]
                 else:
+                    # Keys a venue or organizer does not declare are ignored, as the
+                    # reference ignores unknown arguments (e.g. ``stateProvince``).
+                    known = {*input_fields(cls), "date_utc"}
+                    item = {k: v for k, v in item.items() if k in known}
                     try:
                         found.append(read_input(cls, item, self.lookup, creating=True))
                     except (InvalidParameter, MissingParameter) as bad:

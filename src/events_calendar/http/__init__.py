@@ -2,10 +2,24 @@
 
 from events_calendar.http import create_app
 app = create_app(ec.connect("sqlite:///events.db"))   # any ASGI server can run it
+
+``create_app`` is imported on first use, so ``events_calendar.http.errors`` (the mapping from
+errors to statuses, which the backend contract suite reads) needs no web framework.
 """
 
 from __future__ import annotations
 
-from .app import create_app
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

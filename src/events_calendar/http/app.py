@@ -367,12 +367,17 @@ class _Api:
         def collection(call: _Call) -> Any:
             return call.cal.categories if kind == "category" else call.cal.tags
 
-        def present(call: _Call, term: Category | Tag, *, links: bool = False) -> Any:
-            return call.wire.term(term, path=self._term_path(call, term), links=links)
+        def present(
+            call: _Call, term: Category | Tag, *, links: bool = False, path: list[str] | None = None
+        ) -> Any:
+            if path is None:
+                path = call.cal.categories.paths([term])[term.id]
+            return call.wire.term(term, path=path, links=links)
 
         async def list_(call: _Call) -> Response:
             page = collection(call).list(TermQuery(**call.only(TermQuery)))
-            items = [present(call, t) for t in page.items]
+            paths = call.cal.categories.paths(page.items)
+            items = [present(call, t, path=paths[t.id]) for t in page.items]
             given = [
                 (k, str(_csv(v)))
                 for k, v in call.only(TermQuery).items()
@@ -399,18 +404,6 @@ class _Api:
             return call.respond(200, present(call, collection(call).delete(call.path_int("id"))))
 
         return {"list": list_, "get": get, "create": create, "update": update, "delete": delete}
-
-    def _term_path(self, call: _Call, term: Category | Tag) -> list[str]:
-        """Slugs from the root category down to ``term`` (its public archive path)."""
-        path = [term.slug]
-        parent = term.parent
-        seen = {term.id}
-        while parent and parent not in seen:
-            seen.add(parent)
-            up = call.cal.categories.get(parent)
-            path.insert(0, up.slug)
-            parent = up.parent
-        return path
 
     # -- envelopes -------------------------------------------------------------------------
     def _envelope(

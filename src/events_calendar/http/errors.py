@@ -1,19 +1,71 @@
 """Errors on the wire: the reference's payload ``{"code", "message", "data": {"status", ...}}``.
 
-Bodies match the reference word for word, because its clients compare codes and sometimes
-messages; our fuller explanation (which field, what to send instead) travels beside it in the
+The core raises domain errors that know their code and never an HTTP status; this module is the
+one mapping from an error to its status (``status_of``) and to the reference's wording. Bodies
+match the reference word for word, because its clients compare codes and sometimes messages;
+our fuller explanation (which field, what to send instead) travels beside it in the
 ``X-Events-Calendar-Hint`` header, so nothing a client of the reference reads changes.
+
+It imports no web framework, so the backend contract suite can ask it for statuses.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..errors import CalendarError, Forbidden, InvalidParameter, MissingParameter, TermExists
+from ..errors import (
+    AuthenticationFailed,
+    CalendarError,
+    Conflict,
+    Forbidden,
+    InTrash,
+    InvalidParameter,
+    MissingParameter,
+    NotFound,
+    NotSupported,
+    PageNotFound,
+    StorageUnavailable,
+    TermExists,
+    WrongKind,
+)
 
-__all__ = ["HINT_HEADER", "error_body", "no_route_body"]
+__all__ = ["HINT_HEADER", "STATUSES", "error_body", "no_route_body", "status_of"]
 
 HINT_HEADER = "X-Events-Calendar-Hint"
+
+#: The HTTP status of each kind of error, as the reference answers it. An unknown id is a 400
+#: (the reference validates ids before its handlers run); a missing page a 404; a second delete
+#: a 410; a refusal a 403 (401 for an anonymous caller, see ``status_of``).
+STATUSES: dict[type[CalendarError], int] = {
+    InvalidParameter: 400,
+    MissingParameter: 400,
+    NotSupported: 400,
+    WrongKind: 400,
+    NotFound: 400,
+    TermExists: 400,
+    PageNotFound: 404,
+    InTrash: 410,
+    Forbidden: 403,
+    AuthenticationFailed: 401,
+    Conflict: 409,
+    StorageUnavailable: 503,
+}
+
+#: Codes whose status differs from their class's.
+_STATUS_BY_CODE = {"user-not-found": 404}
+
+
+def status_of(error: CalendarError) -> int:
+    """The HTTP status the adapter answers ``error`` with."""
+    if isinstance(error, Forbidden) and error.anonymous and error.code == "rest_forbidden":
+        return 401
+    if error.code in _STATUS_BY_CODE:
+        return _STATUS_BY_CODE[error.code]
+    for cls in type(error).__mro__:
+        if cls in STATUSES:
+            return STATUSES[cls]
+    return 400
+
 
 #: The reference's message for each of its own codes, where the wording is fixed.
 _REFERENCE_MESSAGES = {
@@ -29,6 +81,12 @@ _REFERENCE_MESSAGES = {
     "event-archive-page-not-found": "The requested event archive page does not exist",
     "venue-archive-page-not-found": "The requested venue archive page does not exist",
     "organizer-archive-page-not-found": "The requested organizer archive page does not exist",
+}
+
+#: WordPress's words for a duplicate term: categories are unique per parent, tags per taxonomy.
+_TERM_EXISTS = {
+    "category": "A term with the name provided already exists with this parent.",
+    "tag": "A term with the name provided already exists in this taxonomy.",
 }
 
 
@@ -75,7 +133,7 @@ def error_body(error: CalendarError) -> tuple[int, dict[str, Any], str]:
             400,
             {
                 "code": error.code,
-                "message": error.message,
+                "message": _TERM_EXISTS.get(error.kind, error.message),
                 "data": {"status": 400, "term_id": error.term_id},
                 "additional_data": [error.term_id, error.term_id],
             },
@@ -91,15 +149,15 @@ def error_body(error: CalendarError) -> tuple[int, dict[str, Any], str]:
             if detail is not None:
                 details[name] = detail
         return (
-            error.status,
+            400,
             {
                 "code": "rest_invalid_param",
                 "message": f"Invalid parameter(s): {', '.join(params)}",
-                "data": {"status": error.status, "params": params, "details": details or []},
+                "data": {"status": 400, "params": params, "details": details or []},
             },
             hint,
         )
-    status = error.status
+    status = status_of(error)
     if isinstance(error, Forbidden | InvalidParameter) or error.code in _REFERENCE_MESSAGES:
         message = _REFERENCE_MESSAGES.get(error.code, error.message)
     else:

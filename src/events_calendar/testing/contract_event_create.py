@@ -12,6 +12,7 @@ from events_calendar.errors import (
     InvalidParameter,
     MissingParameter,
 )
+from events_calendar.http.errors import status_of
 
 from .base import NOW
 from .contract_event_base import (
@@ -185,7 +186,7 @@ class EventCreateContract(EventContractBase):
         with pytest.raises(Forbidden, match="may not create") as caught:
             self.add_event(anon, title="Anon Event")
         assert "rest_forbidden" == caught.value.code
-        assert 401 == caught.value.status
+        assert 401 == status_of(caught.value)
 
     # == create: time zones ==================================================================
     def test_create_reads_dates_in_the_given_zone(self, cal: ec.Calendar) -> None:

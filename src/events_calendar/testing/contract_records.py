@@ -23,6 +23,7 @@ from events_calendar.errors import (
     PageNotFound,
     TermExists,
 )
+from events_calendar.http.errors import status_of
 
 from .base import NOW, ContractBase
 
@@ -254,7 +255,7 @@ class RecordContract(ContractBase):
         error = info.value
         assert ("rest_missing_callback_param", 400, [kind]) == (
             error.code,
-            error.status,
+            status_of(error),
             list(error.fields),
         )
         assert before == snapshot(cal)
@@ -267,7 +268,7 @@ class RecordContract(ContractBase):
             make(cal, kind, "  ")
         assert ("rest_invalid_param", 400, [kind]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
         assert before == snapshot(cal)
@@ -322,8 +323,27 @@ class RecordContract(ContractBase):
         """A de-duplicated create leaves the calendar unchanged."""
         make(cal, kind, "Grand Hall", phone="555-0100")
         before = snapshot(cal)
-        make(cal, kind, "Grand Hall", phone="555-0199")
+        make(cal, kind, "Grand Hall", phone="555-0100")
         assert before == snapshot(cal)
+
+    @pytest.mark.parametrize("kind", LINKED_KINDS)
+    def test_same_name_other_field_value_creates_new(self, cal: ec.Calendar, kind: str) -> None:
+        """A same-named record whose data differs in any given field is a new record."""
+        first = make(cal, kind, "Grand Hall", phone="555-0100")
+        second = make(cal, kind, "Grand Hall", phone="555-0199")
+        total = linked(cal, kind).list().total
+        assert (2, "555-0199", True) == (total, second.phone, first.id != second.id)
+
+    def test_same_name_and_some_of_the_address_returns_existing(self, cal: ec.Calendar) -> None:
+        """A venue given by name and some of the same address fields is the existing venue."""
+        hall = cal.venues.create(venue="Grand Hall", address="1 Rue", city="Lyon", zip="69001")
+        assert hall.id == cal.venues.create(venue="grand hall", city="Lyon", zip="69001").id
+
+    def test_same_name_in_another_city_creates_new(self, cal: ec.Calendar) -> None:
+        """A venue of the same name in another city is another venue."""
+        lyon = cal.venues.create(venue="Grand Hall", city="Lyon")
+        paris = cal.venues.create(venue="Grand Hall", city="Paris")
+        assert (2, ("Lyon", "Paris")) == (cal.venues.list().total, (lyon.city, paris.city))
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_same_name_ignores_case(self, cal: ec.Calendar, kind: str) -> None:
@@ -371,7 +391,7 @@ class RecordContract(ContractBase):
             linked(cal, kind).get(999999)
         assert ("rest_invalid_param", 400, ["id"]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
 
@@ -381,7 +401,7 @@ class RecordContract(ContractBase):
         other = make(cal, "organizer" if kind == "venue" else "venue", "Other")
         with pytest.raises(NotFound, match=f"no {kind} with ID") as info:
             linked(cal, kind).get(other.id)
-        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_get_unknown_slug_is_not_found(self, cal: ec.Calendar, kind: str) -> None:
@@ -390,7 +410,7 @@ class RecordContract(ContractBase):
             linked(cal, kind).get_by_slug("no-such-record")
         assert ("rest_invalid_param", 400, ["slug"]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
 
@@ -516,7 +536,7 @@ class RecordContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match="999999") as info:
             linked(cal, kind).update(999999, phone="555")
-        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
@@ -573,7 +593,7 @@ class RecordContract(ContractBase):
             linked(cal, kind).delete_by_slug("corner-pub")
         assert ("rest_invalid_param", 400, ["slug"]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
 
@@ -585,7 +605,7 @@ class RecordContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(InTrash, match="force=True") as info:
             linked(cal, kind).delete(record.id)
-        assert (f"{kind}-is-in-trash", 410) == (info.value.code, info.value.status)
+        assert (f"{kind}-is-in-trash", 410) == (info.value.code, status_of(info.value))
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
@@ -624,7 +644,7 @@ class RecordContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match="999999") as info:
             linked(cal, kind).delete(999999)
-        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
@@ -712,7 +732,7 @@ class RecordContract(ContractBase):
         make(cal, kind, "Only")
         with pytest.raises(PageNotFound, match=f"{kind} archive page") as info:
             linked(cal, kind).list(page=2)
-        assert (f"{kind}-archive-page-not-found", 404) == (info.value.code, info.value.status)
+        assert (f"{kind}-archive-page-not-found", 404) == (info.value.code, status_of(info.value))
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_per_page_is_clamped_to_fifty(self, cal: ec.Calendar, kind: str) -> None:
@@ -1028,7 +1048,7 @@ class RecordContract(ContractBase):
             terms(cal, kind).create(description="no name")
         assert ("rest_missing_callback_param", 400, ["name"]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
         assert before == snapshot(cal)
@@ -1056,7 +1076,7 @@ class RecordContract(ContractBase):
         error = info.value
         assert ("term_exists", 400, first.id, {"term_id": first.id}) == (
             error.code,
-            error.status,
+            status_of(error),
             error.term_id,
             error.data,
         )
@@ -1099,7 +1119,7 @@ class RecordContract(ContractBase):
             terms(cal, kind).get(999999)
         assert ("rest_invalid_param", 400, ["id"]) == (
             info.value.code,
-            info.value.status,
+            status_of(info.value),
             list(info.value.fields),
         )
 
@@ -1158,7 +1178,7 @@ class RecordContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match="999999") as info:
             terms(cal, kind).update(999999, name="Ghost")
-        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
         assert before == snapshot(cal)
 
     def test_category_reparent(self, cal: ec.Calendar) -> None:
@@ -1226,7 +1246,7 @@ class RecordContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match=str(term.id)) as info:
             terms(cal, kind).delete(term.id)
-        assert ("rest_invalid_param", 400) == (info.value.code, info.value.status)
+        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", TERM_KINDS)
