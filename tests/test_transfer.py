@@ -8,11 +8,12 @@ import attrs
 import pytest
 
 import events_calendar as ec
-from events_calendar.cli import main
+from events_calendar.cli import _without_password, main
 from events_calendar.errors import Conflict
 from events_calendar.queries import EventFilter
 from events_calendar.statuses import Status
 from events_calendar.testing import NOW
+from events_calendar.testing.postgres import test_database
 from events_calendar.transfer import copy_calendar
 
 
@@ -84,6 +85,19 @@ def test_a_copy_holds_exactly_what_the_source_holds(
     }
 
 
+def test_sqlite_to_postgresql_keeps_everything(tmp_path: Path) -> None:
+    """The move the deployment guide describes: an SQLite file into an empty PostgreSQL."""
+    database = test_database()
+    database.reset()
+    source = _filled(f"sqlite:///{tmp_path / 'source.db'}")
+    target = ec.connect(database.url, clock=ec.FixedClock(NOW))
+    try:
+        copy_calendar(source.backend, target.backend)
+        assert _everything(source) == _everything(target)
+    finally:
+        target.close()
+
+
 def test_the_copy_hands_out_the_ids_the_source_would(tmp_path: Path) -> None:
     """The next record created in the copy gets the id the source would have given."""
     source = _filled("memory://")
@@ -142,3 +156,10 @@ def test_events_calendar_copy_command(tmp_path: Path, capsys: pytest.CaptureFixt
     ) == capsys.readouterr().out
     with ec.connect(target_url) as copied:
         assert "grand-gala" == copied.events.get_by_slug("gala").slug
+
+
+def test_the_copy_summary_never_prints_a_password() -> None:
+    """A password in the target URL is masked in what the command prints."""
+    assert "postgresql://cal:***@db.internal/events" == _without_password(
+        "postgresql://cal:s3cret@db.internal/events"
+    )

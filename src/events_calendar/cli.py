@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
+from urllib.parse import urlsplit, urlunsplit
 
 from .backends import default_url
 from .calendar import Calendar, connect
@@ -42,6 +43,15 @@ def _open(url: str | None, settings: Settings | None = None) -> Calendar:
         raise _Fail(f"cannot open database {database!r}: {reason}") from None
     except OSError as error:
         raise _Fail(f"cannot open database {url or default_url()!r}: {error}") from None
+
+
+def _without_password(url: str) -> str:
+    """The URL as it may be printed: a password in it is replaced by ``***``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -133,7 +143,7 @@ def _copy(args: argparse.Namespace) -> None:
     print(
         f"Copied {counts['event']:,} events, {counts['venue']:,} venues, "
         f"{counts['organizer']:,} organizers, {counts['category']:,} categories, "
-        f"{counts['tag']:,} tags and {counts['user']:,} users to {args.target}."
+        f"{counts['tag']:,} tags and {counts['user']:,} users to {_without_password(args.target)}."
     )
 
 
