@@ -16,6 +16,7 @@ from events_calendar.backends.sql.compiler import (
 )
 from events_calendar.backends.sqlite import SQLiteDialect
 from events_calendar.queries import EventFilter, LinkedFilter, TermFilter
+from events_calendar.testing.postgres import test_database
 
 
 @pytest.mark.parametrize(
@@ -77,3 +78,23 @@ def test_postgresql_orders_names_by_code_point_whatever_the_collation() -> None:
 
     q = compile_filter(PostgresDialect(), "category", TermFilter(orderby="name"))
     assert 'lower(t.name) COLLATE "C", t.id' == q.order
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "memory://", "postgresql"])
+def test_an_offset_without_a_limit_answers_the_rest(url: str) -> None:
+    """Every backend answers ``offset=1, limit=None`` with all matches but the first."""
+    if url == "postgresql":
+        database = test_database()
+        database.reset()
+        url = database.url
+    with ec.connect(url) as cal:
+        ids = [
+            cal.events.create(
+                title=f"E{n}",
+                start_date=f"2031-01-0{n + 1} 10:00",
+                end_date=f"2031-01-0{n + 1} 11:00",
+            ).id
+            for n in range(3)
+        ]
+        found, _ = cal.backend.query(ec.Event, EventFilter(offset=1, limit=None), count=False)
+        assert ids[1:] == [e.id for e in found]

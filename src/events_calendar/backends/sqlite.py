@@ -52,6 +52,7 @@ T = TypeVar("T")
 class SQLiteDialect(Dialect):
     name: ClassVar[str] = "sqlite"
     true: ClassVar[str] = "1"
+    unlimited: ClassVar[str] = "-1"
     false: ClassVar[str] = "0"
     types: ClassVar[dict[type, str]] = {bool: "INTEGER", int: "INTEGER", str: "TEXT"}
     primary_key: ClassVar[str] = "INTEGER PRIMARY KEY"

@@ -73,7 +73,9 @@ class Select:
             sql += " LIMIT ?"
             params.append(self.limit)
         if self.offset:
-            sql += " OFFSET ?" if self.limit is not None else " LIMIT -1 OFFSET ?"
+            if self.limit is None:  # an OFFSET needs a LIMIT clause in some dialects
+                sql += f" LIMIT {self.dialect.unlimited}"
+            sql += " OFFSET ?"
             params.append(self.offset)
         return sql, params
 

@@ -24,6 +24,8 @@ class Dialect(ABC):
     #: Literals for a boolean column's values.
     true: ClassVar[str]
     false: ClassVar[str]
+    #: A LIMIT that limits nothing (for an OFFSET without a limit).
+    unlimited: ClassVar[str] = "ALL"
     #: Column types for the Python types records declare (``bool``, ``int``, ``str``) and for
     #: integer primary keys.
     types: ClassVar[dict[type, str]]
