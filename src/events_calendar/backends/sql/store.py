@@ -159,9 +159,10 @@ class SQLStore:
         return set(self._run(sql, [prefix, after]).first_column())
 
     def find_slug(self, kind: Kind, slug: str) -> int | None:
-        found = self._run(
-            f"SELECT id FROM {self._tables[kind]} WHERE slug = ? UNION ALL"
-            " SELECT record_id FROM slug_aliases WHERE kind = ? AND slug = ?",
+        found = self._run(  # the current slug first, then a former one
+            f"SELECT id, 0 AS former FROM {self._tables[kind]} WHERE slug = ? UNION ALL"
+            " SELECT record_id, 1 FROM slug_aliases WHERE kind = ? AND slug = ?"
+            " ORDER BY former LIMIT 1",
             [slug, kind, slug],
         ).scalar()
         return None if found is None else int(found)
