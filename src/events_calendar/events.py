@@ -231,6 +231,19 @@ class EventCollection(PostCollection[Event]):
                 )
         return fields
 
+    def _with_term_ids(self, rows: _Rows) -> _Rows:
+        """Rows whose category and tag names are ids, resolved for the whole batch at once
+        (building each event would otherwise ask storage once per row)."""
+        for field, terms in (("categories", self._categories), ("tags", self._tags)):
+            found = terms.resolve(_term_keys(rows, field))
+            rows = [
+                clean | {field: tuple(found.get(i, i) for i in clean[field])}
+                if field in clean
+                else clean
+                for clean in rows
+            ]
+        return rows
+
     def bulk_create(
         self, rows: Iterable[Mapping[str, Any]], *, progress: Progress | None = None
     ) -> _Ids:
@@ -264,6 +277,7 @@ class EventCollection(PostCollection[Event]):
         for at in range(0, total, size):
             chunk = cleaned[at : at + size]
             with ctx.backend.transaction():
+                chunk = self._with_term_ids(chunk)
                 record_ids = ctx.backend.reserve_ids("post", len(chunk))
                 slugs = allocate_slugs(
                     [self.slug_base(clean) for clean in chunk],
@@ -279,6 +293,13 @@ class EventCollection(PostCollection[Event]):
             if progress is not None:
                 progress(len(ids), total)
         return ids
+
+
+def _term_keys(rows: _Rows, field: str) -> list[str]:
+    """The slugs and names rows give for ``field``, in the order they first appear (so new
+    terms get their ids in row order)."""
+    found = (item for clean in rows for item in clean.get(field, ()) if isinstance(item, str))
+    return list(dict.fromkeys(found))
 
 
 def _blanked(event: Event) -> Event:

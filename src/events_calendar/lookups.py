@@ -25,14 +25,10 @@ def term_ids(storage: Storage, kind: Kind, keys: Collection[str]) -> dict[str, i
     keys = list(dict.fromkeys(keys))
     if not keys:
         return {}
-    by_slug = {key: found for key in keys if (found := _current_slug(storage, kind, key))}
-    by_name = storage.find_names(kind, [k for k in keys if k not in by_slug])
+    by_slug = storage.taken_slugs(kind, keys)
+    rest = [k for k in keys if k not in by_slug]
+    by_name = storage.find_names(kind, rest) if rest else {}
     return by_slug | {name: ids[0] for name, ids in by_name.items()}
-
-
-def _current_slug(storage: Storage, kind: Kind, slug: str) -> int | None:
-    """The term whose current slug is ``slug`` (terms keep no former slugs)."""
-    return storage.find_slug(kind, slug) if slug_taken(storage, kind, slug) else None
 
 
 def free_slug(storage: Storage, kind: Kind, base: str) -> str:

@@ -28,7 +28,7 @@ import html
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from slugify import slugify as _transliterate_and_dash
 
@@ -145,7 +145,7 @@ def _numbered(base: str, number: int) -> str:
 
 def allocate_slugs(
     bases: Sequence[str],
-    taken_among: Callable[[set[str]], set[str]],
+    taken_among: Callable[[set[str]], Collection[str]],
     next_number: dict[str, int],
 ) -> list[str]:
     """Unique slugs for many new records at once, as ``unique_slug`` would give one by one.

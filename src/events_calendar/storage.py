@@ -88,8 +88,9 @@ class Storage(Protocol):
         """The kind of the post (event, venue, organizer) with that id, if any."""
         ...
 
-    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> set[str]:
-        """Which of ``slugs`` records of that kind currently have (one query for them all)."""
+    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> dict[str, int]:
+        """Which of ``slugs`` records of that kind currently have, and their ids (one query
+        for them all; former slugs do not count)."""
         ...
 
     def slugs_starting(self, kind: Kind, prefix: str) -> set[str]:

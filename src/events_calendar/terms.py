@@ -168,17 +168,19 @@ class TermCollection(Generic[T]):
         """Ids for a list of ids, slugs and names; missing names are created (inside the
         caller's transaction), as the reference creates unknown categories and tags."""
         items = list(items)
-        keys = [i for i in items if isinstance(i, str)]
+        found = self.resolve([i for i in items if isinstance(i, str)])
+        return tuple(dict.fromkeys(i if isinstance(i, int) else found[i] for i in items))
+
+    def resolve(self, keys: Iterable[str]) -> dict[str, int]:
+        """The term id for each slug or name, creating the missing ones (inside the caller's
+        transaction): two storage queries for any number of keys, plus one insert each for
+        the new ones."""
+        keys = list(dict.fromkeys(keys))
         found = term_ids(self._ctx.backend, self.kind, keys)
-        ids: list[int] = []
-        for item in items:
-            if isinstance(item, int):
-                ids.append(item)
-            elif item in found:
-                ids.append(found[item])
-            else:
-                ids.append(self._insert({"name": item}).id)
-        return tuple(dict.fromkeys(ids))
+        for key in keys:
+            if key not in found:
+                found[key] = self._insert({"name": key}).id
+        return found
 
     def _refuse_duplicate(self, name: str, parent: int, own_id: int | None) -> None:
         backend = self._ctx.backend

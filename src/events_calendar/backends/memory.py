@@ -204,9 +204,10 @@ class MemoryBackend:
     def last_id(self, family: Family) -> int:
         return self._seq[family]
 
-    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> set[str]:
+    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> dict[str, int]:
         with self._lock:
-            return {slug for slug in slugs if slug in self._slugs[kind]}
+            current = self._slugs[kind]
+            return {slug: current[slug] for slug in slugs if slug in current}
 
     def insert(self, records: Sequence[Record]) -> None:
         with self.transaction():

@@ -26,6 +26,8 @@ class Dialect(ABC):
     false: ClassVar[str]
     #: A LIMIT that limits nothing (for an OFFSET without a limit).
     unlimited: ClassVar[str] = "ALL"
+    #: How many bound parameters one statement may carry (multi-row inserts stay below it).
+    max_params: ClassVar[int] = 30_000
     #: Column types for the Python types records declare (``bool``, ``int``, ``str``) and for
     #: integer primary keys.
     types: ClassVar[dict[type, str]]

@@ -138,16 +138,13 @@ class SQLStore:
     def last_id(self, family: Family) -> int:
         return int(self._run("SELECT value FROM sequences WHERE name = ?", [family]).scalar())
 
-    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> set[str]:
+    def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> dict[str, int]:
         wanted = sorted(slugs)
-        found: set[str] = set()
+        found: dict[str, int] = {}
         for chunk in _chunks(wanted):
             inner, params = self.dialect.in_("slug", chunk)
-            found.update(
-                self._run(
-                    f"SELECT slug FROM {self._tables[kind]} WHERE {inner}", params
-                ).first_column()
-            )
+            sql = f"SELECT slug, id FROM {self._tables[kind]} WHERE {inner}"
+            found.update(self._run(sql, params).rows)
         return found
 
     def slugs_starting(self, kind: Kind, prefix: str) -> set[str]:
@@ -214,14 +211,28 @@ class SQLStore:
                     self._check(record)
                 rows = [self._row(r) for r in group]
                 columns = list(rows[0])
-                names = ", ".join(self.dialect.quote(c) for c in columns)
                 with self._batch(kind, ids):
-                    self.engine.executemany(
-                        f"INSERT INTO {self._tables[kind]} ({names}) VALUES ({_marks(columns)})",
-                        [[row[c] for c in columns] for row in rows],
+                    self._insert_rows(
+                        self._tables[kind], columns, [[row[c] for c in columns] for row in rows]
                     )
                 for field in link_fields(RECORD_CLASSES[kind]):
                     self._insert_links(field, group)
+
+    def _insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Multi-row ``INSERT`` statements, as few as the dialect's parameter limit allows:
+        one statement per few thousand rows rather than one per row (per-statement work,
+        a round trip on a server database, a statement trigger, is paid once a chunk)."""
+        names = ", ".join(self.dialect.quote(c) for c in columns)
+        row_marks = f"({_marks(columns)})"
+        per = max(1, self.dialect.max_params // len(columns))
+        for at in range(0, len(rows), per):
+            chunk = rows[at : at + per]
+            self._run(
+                f"INSERT INTO {table} ({names}) VALUES {', '.join([row_marks] * len(chunk))}",
+                [value for row in chunk for value in row],
+            )
 
     def _batch(self, kind: Kind, ids: Sequence[int]) -> AbstractContextManager[None]:
         """Around a multi-row insert: an engine may index the batch at once (SQLite's FTS)."""
@@ -231,10 +242,8 @@ class SQLStore:
         link = LINKS[field]
         rows = [(r.id, target, n) for r in events for n, target in enumerate(getattr(r, field))]
         if rows:
-            self.engine.executemany(
-                f"INSERT INTO {self.dialect.quote(link.table)}"
-                f" (event_id, {self.dialect.quote(link.column)}, position) VALUES (?, ?, ?)",
-                rows,
+            self._insert_rows(
+                self.dialect.quote(link.table), ["event_id", link.column, "position"], rows
             )
 
     def _any_taken(self, kind: Kind, ids: Sequence[int]) -> bool:
