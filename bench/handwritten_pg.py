@@ -121,6 +121,7 @@ class HandWrittenPG(HandWritten):
             "jit",
             "max_parallel_workers_per_gather",
             "plan_cache_mode",
+            "lc_collate",
         )
         return {name: self.pg.execute(f"SHOW {name}").fetchone()[0] for name in names}
 
