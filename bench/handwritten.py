@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import calendar
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, tzinfo
 from pathlib import Path
@@ -35,8 +36,10 @@ from typing import Any
 
 __all__ = [
     "CACHE_KIB",
+    "CATEGORY_TREE",
     "COLUMNS",
     "MMAP_BYTES",
+    "WINDOW",
     "HandPage",
     "HandRow",
     "HandWritten",
@@ -44,6 +47,7 @@ __all__ = [
     "day_end",
     "day_start",
     "default_window",
+    "list_shapes",
 ]
 
 #: Page cache (KiB) and memory-mapped window (bytes) of the hand-written connection.
@@ -82,25 +86,20 @@ _SELECT = ", ".join(f"e.{c}" for c in COLUMNS)
 _UTC_START = COLUMNS.index("utc_start")
 _UTC_END = COLUMNS.index("utc_end")
 
-#: What an anonymous caller may list.
-_PUBLIC = "e.status = 'publish' AND e.hide_from_listings = 0"
-
 #: venue ids, organizer ids, category ids, tag ids (each in link order).
 Links = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 _NO_LINKS: Links = ((), (), (), ())
 
-_LINKS_SQL = (
-    "SELECT event_id, 0, venue_id, position FROM event_venues WHERE event_id IN ({marks})"
-    " UNION ALL SELECT event_id, 1, organizer_id, position FROM event_organizers"
-    " WHERE event_id IN ({marks})"
-    " UNION ALL SELECT event_id, 2, term_id, position FROM event_categories"
-    " WHERE event_id IN ({marks})"
-    " UNION ALL SELECT event_id, 3, term_id, position FROM event_tags WHERE event_id IN ({marks})"
-    " ORDER BY 1, 2, 4"
+#: The link tables a page reads, in ``Links`` order, and the column naming the linked record.
+_LINK_TABLES = (
+    ("event_venues", "venue_id"),
+    ("event_organizers", "organizer_id"),
+    ("event_categories", "term_id"),
+    ("event_tags", "term_id"),
 )
 
 #: A category and all its descendants, by slug.
-_CATEGORY_TREE = (
+CATEGORY_TREE = (
     "WITH RECURSIVE tree(id) AS (SELECT id FROM categories WHERE slug = ?"
     " UNION SELECT c.id FROM categories c JOIN tree ON c.parent = tree.id) "
 )
@@ -161,8 +160,39 @@ def default_window(now: datetime, zone: tzinfo) -> tuple[int, int]:
     return day_start(today - timedelta(days=1), zone), day_end(_plus_months(today, 24), zone)
 
 
+#: Contained in [low, high], plus the start bound that containment implies (see above).
+WINDOW = "e.utc_start >= ? AND e.utc_start <= ? AND e.utc_end <= ?"
+
+
+def list_shapes(public: str, search: str) -> dict[str, tuple[str, str]]:
+    """(WITH prefix, WHERE) of each list query, given what an anonymous caller may list and
+    the search condition (one parameter) in a dialect's spelling."""
+    return {
+        "window": ("", f"{public} AND {WINDOW}"),
+        "category_window": (
+            CATEGORY_TREE,
+            "e.id IN (SELECT event_id FROM event_categories"
+            f" WHERE term_id IN (SELECT id FROM tree)) AND {public} AND {WINDOW}",
+        ),
+        "venue": (
+            "",
+            f"e.id IN (SELECT event_id FROM event_venues WHERE venue_id = ?) AND {public}"
+            f" AND {WINDOW}",
+        ),
+        "search": ("", f"{search} AND {public} AND {WINDOW}"),
+    }
+
+
 class HandWritten:
-    """Hand-written queries on their own read-only connection to the benchmark file."""
+    """Hand-written queries on their own read-only connection to the benchmark file.
+
+    The SQL is written once, with ``?`` placeholders; what a database spells differently (the
+    anonymous filter's boolean, search, ``IN`` lists, the slug lookup) lives in the class
+    attributes and hooks a subclass overrides (``handwritten_pg.HandWrittenPG``).
+    """
+
+    #: The backend it reads, for the report.
+    dialect = "sqlite"
 
     def __init__(self, path: Path, *, per_page: int = 10) -> None:
         # Read-only: the lower bound must not be able to change what the library reads.
@@ -176,14 +206,60 @@ class HandWritten:
     def close(self) -> None:
         self.conn.close()
 
+    # -- what a dialect spells differently ----------------------------------------------------
+    #: (WITH prefix, WHERE) of each list query.
+    shapes = list_shapes(
+        "e.status = 'publish' AND e.hide_from_listings = 0",
+        "e.id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)",
+    )
+    #: WHERE of the single-event reads (published only: the caller is anonymous).
+    #: ``slug != ''`` lets SQLite use the partial unique index ``events_slug`` (declared
+    #: ``WHERE slug != ''``); without it, ``slug = ?`` cannot use that index and scans the
+    #: whole table.
+    gets = {  # noqa: RUF012 - read-only, replaced (never mutated) by a subclass
+        "get_by_id": "e.id = ? AND e.status = 'publish'",
+        "get_by_slug": "e.slug = ? AND e.slug != '' AND e.status = 'publish'",
+    }
+
+    def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(sql, list(params)).fetchall()
+
+    def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """``column`` is one of ``values``."""
+        return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+
+    def search_param(self, word: str) -> str:
+        """The parameter of the search shape: an FTS5 phrase."""
+        return '"' + word.replace('"', '""') + '"'
+
+    def plan(self, sql: str, params: Sequence[Any] = ()) -> list[str]:
+        """The query plan of one statement, one line per step."""
+        try:
+            return [row[3] for row in self.conn.execute(f"EXPLAIN QUERY PLAN {sql}", list(params))]
+        except sqlite3.Error as error:  # e.g. the library's fold() is not on this connection
+            return [f"(no plan: {error})"]
+
+    def settings(self) -> dict[str, Any]:
+        """The connection settings that move read latency the most."""
+        names = ("cache_size", "mmap_size", "journal_mode", "synchronous", "page_size")
+        return {name: self.conn.execute(f"PRAGMA {name}").fetchone()[0] for name in names}
+
     # -- building blocks -------------------------------------------------------------------
     def links(self, ids: list[int]) -> dict[int, Links]:
         """The links of these events, in one statement."""
         if not ids:
             return {}
         found: dict[int, list[list[int]]] = {i: [[], [], [], []] for i in ids}
-        sql = _LINKS_SQL.format(marks=", ".join("?" * len(ids)))
-        for event_id, kind, target, _ in self.conn.execute(sql, ids * 4):
+        params: list[Any] = []
+        clauses = []
+        for kind, (table, column) in enumerate(_LINK_TABLES):
+            where, values = self.in_list("event_id", ids)
+            clauses.append(
+                f"SELECT event_id, {kind}, {column}, position FROM {table} WHERE {where}"
+            )
+            params += values
+        sql = " UNION ALL ".join(clauses) + " ORDER BY 1, 2, 4"
+        for event_id, kind, target, _ in self.fetchall(sql, params):
             found[event_id][kind].append(target)
         return {
             i: (tuple(lists[0]), tuple(lists[1]), tuple(lists[2]), tuple(lists[3]))
@@ -195,51 +271,55 @@ class HandWritten:
 
         ``prefix`` is a ``WITH`` clause whose parameters come first in ``params``.
         """
-        total = self.conn.execute(
-            f"{prefix}SELECT count(*) FROM events e WHERE {where}", params
-        ).fetchone()[0]
+        total = self.fetchall(f"{prefix}SELECT count(*) FROM events e WHERE {where}", params)[0][0]
         offset = (page - 1) * self.per_page
         if total <= offset:
             return HandPage(total)
-        rows = self.conn.execute(
+        rows = self.fetchall(
             f"{prefix}SELECT {_SELECT} FROM events e WHERE {where}"
             " ORDER BY e.utc_start, e.id LIMIT ? OFFSET ?",
             [*params, self.per_page, offset],
-        ).fetchall()
+        )
         links = self.links([r[0] for r in rows])
         return HandPage(total, [HandRow(r, links[r[0]]) for r in rows])
 
     def sql_of(self, shape: str) -> str:
-        """The main statement of a query shape (a list's count, a get's select), for
-        ``EXPLAIN QUERY PLAN`` in the report."""
-        if shape in _GETS:
-            return f"SELECT {_SELECT} FROM events e WHERE {_GETS[shape]}"
-        prefix, where = _SHAPES[shape]
+        """The main statement of a query shape (a list's count, a get's select), for the
+        query plan in the report."""
+        if shape in self.gets:
+            return f"SELECT {_SELECT} FROM events e WHERE {self.gets[shape]}"
+        prefix, where = self.shapes[shape]
         return f"{prefix}SELECT count(*) FROM events e WHERE {where}"
+
+    def published(self, ids: Sequence[int]) -> list[tuple[int, str]]:
+        """(id, slug) of the published events among ``ids``, by id."""
+        where, params = self.in_list("id", ids)
+        sql = f"SELECT id, slug FROM events WHERE status = 'publish' AND {where} ORDER BY id"
+        return [(int(i), str(s)) for i, s in self.fetchall(sql, params)]
 
     # -- the benchmark's queries -----------------------------------------------------------
     def window(self, low: int, high: int, *, page: int = 1) -> HandPage:
         """Events contained in [low, high] (the default window and the month query)."""
-        return self.page(_SHAPES["window"][1], [low, high, high], page=page)
+        return self.page(self.shapes["window"][1], [low, high, high], page=page)
 
     def category_window(self, slug: str, low: int, high: int) -> HandPage:
         """Events of a category or any of its sub-categories, within [low, high]."""
-        prefix, where = _SHAPES["category_window"]
+        prefix, where = self.shapes["category_window"]
         return self.page(where, [slug, low, high, high], prefix=prefix)
 
     def venue_window(self, venue_id: int, low: int, high: int) -> HandPage:
-        return self.page(_SHAPES["venue"][1], [venue_id, low, high, high])
+        return self.page(self.shapes["venue"][1], [venue_id, low, high, high])
 
     def search_window(self, word: str, low: int, high: int) -> HandPage:
         """Events whose title, excerpt or description contains ``word`` (any case)."""
-        phrase = '"' + word.replace('"', '""') + '"'
-        return self.page(_SHAPES["search"][1], [phrase, low, high, high])
+        return self.page(self.shapes["search"][1], [self.search_param(word), low, high, high])
 
     def _one(self, shape: str, value: object) -> HandRow:
-        where = _GETS[shape]
-        row = self.conn.execute(f"SELECT {_SELECT} FROM events e WHERE {where}", [value]).fetchone()
-        if row is None:
+        where = self.gets[shape]
+        rows = self.fetchall(f"SELECT {_SELECT} FROM events e WHERE {where}", [value])
+        if not rows:
             raise LookupError(f"no published event where {where} ({value!r})")
+        row = rows[0]
         return HandRow(row, self.links([row[0]]).get(row[0], _NO_LINKS))
 
     def get(self, event_id: int) -> HandRow:
@@ -247,33 +327,3 @@ class HandWritten:
 
     def get_by_slug(self, slug: str) -> HandRow:
         return self._one("get_by_slug", slug)
-
-
-#: Contained in [low, high], plus the start bound that containment implies (see above).
-_WINDOW = "e.utc_start >= ? AND e.utc_start <= ? AND e.utc_end <= ?"
-#: (WITH prefix, WHERE) of each list query.
-_SHAPES: dict[str, tuple[str, str]] = {
-    "window": ("", f"{_PUBLIC} AND {_WINDOW}"),
-    "category_window": (
-        _CATEGORY_TREE,
-        "e.id IN (SELECT event_id FROM event_categories"
-        f" WHERE term_id IN (SELECT id FROM tree)) AND {_PUBLIC} AND {_WINDOW}",
-    ),
-    "venue": (
-        "",
-        f"e.id IN (SELECT event_id FROM event_venues WHERE venue_id = ?) AND {_PUBLIC}"
-        f" AND {_WINDOW}",
-    ),
-    "search": (
-        "",
-        "e.id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)"
-        f" AND {_PUBLIC} AND {_WINDOW}",
-    ),
-}
-#: WHERE of the single-event reads (published only: the caller is anonymous). ``slug != ''``
-#: lets SQLite use the partial unique index ``events_slug`` (declared ``WHERE slug != ''``);
-#: without it, ``slug = ?`` cannot use that index and scans the whole table.
-_GETS: dict[str, str] = {
-    "get_by_id": "e.id = ? AND e.status = 'publish'",
-    "get_by_slug": "e.slug = ? AND e.slug != '' AND e.status = 'publish'",
-}

@@ -135,9 +135,15 @@ def render_table(report: dict[str, Any]) -> str:
     """The report as fixed-width text."""
     lines = []
     m = report["machine"]
+    config = report["config"]
+    database = (
+        f"PostgreSQL {config.get('postgresql')} at {config.get('server')}"
+        if config.get("backend") == "postgresql"
+        else f"SQLite {m['sqlite']}"
+    )
     lines.append(
-        f"Python {m['python']}, SQLite {m['sqlite']}, {m['cpu_count']} CPUs ({m['cpu']}),"
-        f" repeat {report['config']['repeat']}, code {m['git']}"
+        f"Python {m['python']}, {database}, {m['cpu_count']} CPUs ({m['cpu']}),"
+        f" repeat {config['repeat']}, code {m['git']}"
     )
     for run in report["runs"]:
         load_ = run["load"]
@@ -164,7 +170,8 @@ def render_table(report: dict[str, Any]) -> str:
                 + (f"{cold['p50_ms']:>10,.3f}{cold['p95_ms']:>10,.3f}" if cold else " " * 20)
                 + f"{hw['p50_ms']:>10,.3f}{hw['p95_ms']:>10,.3f}"
                 f"{q['ratio_p50'] or 0:>6.1f}x{'' if total is None else f'{total:,}':>9}"
-                f"{q['library_statements']:>6}{q['runs']:>6}  {'yes' if q['ids_match'] else 'NO'}"
+                f"{q.get('library_statements', '?'):>6}{q['runs']:>6}"
+                f"  {'yes' if q['ids_match'] else 'NO'}"
             )
         lines.append(
             "  warm: repeated calls (a list's total may come from the library's cache);"

@@ -4,11 +4,15 @@ Usage::
 
     .venv/bin/python bench/storage.py --sizes 10000,100000,1000000 \\
         --out bench/results/storage.json [--db-dir DIR] [--repeat 200]
+    .venv/bin/python bench/storage.py --backend postgresql://postgres@127.0.0.1:5432/test \\
+        --sizes 10000,100000 [--keep]
 
-For each N it loads N generated events (``dataset``) into a fresh SQLite file through
-``cal.events.bulk_create``, then times each query of ``QUERIES`` through the library and its
-hand-written twin (``handwritten``) on the same file, checks that both return the same rows, and
-reports p50/p95, the ratio library / hand-written, and memory. It prints a table and writes JSON.
+For each N it loads N generated events (``dataset``) into a fresh database through
+``cal.events.bulk_create`` (SQLite: a file per size; PostgreSQL: a database ``ec_bench_<N>``
+created through the ``--backend`` URL's server and dropped afterwards), then times each query of
+``QUERIES`` through the library and its hand-written twin (``handwritten``, ``handwritten_pg``)
+on the same database, checks that both return the same rows, and reports p50/p95, the ratio
+library / hand-written, and memory. It prints a table and writes JSON.
 
 Why it is built this way:
 
@@ -24,8 +28,10 @@ Why it is built this way:
   compared between the two sides before timing; a difference aborts the run. A fast wrong
   answer is not a result.
 - **What the library runs is recorded.** The statements of one traced call per query, with
-  ``EXPLAIN QUERY PLAN`` of each SELECT (and of the hand-written statement), go into the JSON
-  so a slow figure can be read against the plan that produced it.
+  the plan of each SELECT (and of the hand-written statement), go into the JSON so a slow
+  figure can be read against the plan that produced it: ``EXPLAIN QUERY PLAN`` from SQLite's
+  trace callback; on PostgreSQL, the statements the library's engine executes and their
+  ``EXPLAIN`` (estimated, not run).
 - **Which code was measured is recorded.** The library changes while benchmarks run, so each
   size records a digest of the library source it imported (``library_source_sha256``).
 - **tracemalloc only for small N.** It slows allocation-heavy code several times over, so it
@@ -51,7 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from dataset import NOW, SEARCH_WORD, Catalog, CatalogSpec, create_catalog, event_rows
@@ -60,7 +66,7 @@ from report import build_report, render_table
 
 import events_calendar as ec
 
-__all__ = ["QUERIES", "WINDOWED", "BenchMismatch", "main", "run_size"]
+__all__ = ["QUERIES", "WINDOWED", "BenchMismatch", "SqliteTarget", "Target", "main", "run_size"]
 
 #: The calendar's zone: not UTC, so that day rounding and the default window are real work
 #: and a wrong bound on either side shows up as a mismatch.
@@ -140,12 +146,81 @@ def _fresh(path: Path) -> None:
         leftover.unlink()
 
 
-def _open(path: Path) -> ec.Calendar:
+def _open(where: Path | str) -> ec.Calendar:
+    """The benchmark's calendar on an SQLite file (a path) or any database URL."""
     return ec.connect(
-        f"sqlite:///{path}",
+        f"sqlite:///{where}" if isinstance(where, Path) else where,
         clock=ec.FixedClock(NOW),
         settings=ec.Settings(timezone=CALENDAR_ZONE, per_page=PER_PAGE),
     )
+
+
+# -- where a size's data lives -------------------------------------------------------------
+class Target(Protocol):
+    """One size's database: created fresh, read by both sides, dropped (or kept) after."""
+
+    backend: str
+    url: str
+
+    def fresh(self) -> None: ...
+    def drop(self) -> None: ...
+    def size_bytes(self) -> int: ...
+    def settle(self) -> dict[str, Any]: ...
+    def describe(self) -> str: ...
+    def hand(self, *, per_page: int) -> HandWritten: ...
+    def ticker(self) -> TickerLike: ...
+
+
+class TickerLike(Protocol):
+    def tick(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class SqliteTarget:
+    """One size's SQLite file."""
+
+    backend = "sqlite"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.url = f"sqlite:///{path}"
+
+    def fresh(self) -> None:
+        _fresh(self.path)
+
+    def drop(self) -> None:
+        _fresh(self.path)
+
+    def size_bytes(self) -> int:
+        return _db_bytes(self.path)
+
+    def settle(self) -> dict[str, Any]:
+        return {}
+
+    def describe(self) -> str:
+        return str(self.path)
+
+    def hand(self, *, per_page: int) -> HandWritten:
+        return HandWritten(self.path, per_page=per_page)
+
+    def ticker(self) -> Ticker:
+        return Ticker(self.path)
+
+
+def is_postgres(backend: str) -> bool:
+    return backend.startswith(("postgresql://", "postgres://"))
+
+
+def make_target(backend: str, n: int, *, db_dir: Path, pg_prefix: str, suffix: str = "") -> Target:
+    """Where size ``n`` lives: ``db_dir/events-<n>.db``, or the database ``<pg_prefix>_<n>`` on
+    the server of a ``postgresql://`` URL (created and dropped through that URL's database)."""
+    if backend == "sqlite":
+        return SqliteTarget(db_dir / f"events-{n}{'-' + suffix if suffix else ''}.db")
+    if not is_postgres(backend):
+        raise ValueError(f"--backend: 'sqlite' or a postgresql:// URL, not {backend!r}")
+    from handwritten_pg import Database  # psycopg only when PostgreSQL is asked for
+
+    return Database(backend, f"{pg_prefix}_{n}{'_' + suffix if suffix else ''}")
 
 
 # -- loading --------------------------------------------------------------------------------
@@ -171,14 +246,14 @@ class _ProgressPrinter:
 
 
 def load(
-    path: Path, n: int, spec: CatalogSpec, *, seed: int, quiet: bool = False
+    target: Target, n: int, spec: CatalogSpec, *, seed: int, quiet: bool = False
 ) -> tuple[ec.Calendar, Catalog, list[int], dict[str, Any]]:
-    """A fresh file with the catalog and ``n`` events; returns the load figures.
+    """A fresh database with the catalog and ``n`` events; returns the load figures.
 
     The rows are generated before the clock starts, so the rate is ``bulk_create``'s alone.
     """
-    _fresh(path)
-    cal = _open(path)
+    target.fresh()
+    cal = _open(target.url)
     started = time.perf_counter()
     catalog = create_catalog(cal, spec, seed=seed)
     catalog_s = time.perf_counter() - started
@@ -203,18 +278,20 @@ def load(
         "peak_rss_after_load_mb": (peak := _rss_mb()),
         # What the load itself added, net of the generated rows the benchmark holds.
         "load_rss_delta_mb": round(peak - rss_before, 1),
-        "db_bytes": _db_bytes(path),
+        # Untimed upkeep after the load (PostgreSQL: VACUUM ANALYZE), then the size on disk.
+        **target.settle(),
+        "db_bytes": target.size_bytes(),
     }
     return cal, catalog, ids, figures
 
 
-def traced_load_peak(path: Path, n: int, spec: CatalogSpec, *, seed: int) -> float:
-    """Peak Python heap (MiB) allocated by ``bulk_create`` for ``n`` rows, on a scratch file.
+def traced_load_peak(target: Target, n: int, spec: CatalogSpec, *, seed: int) -> float:
+    """Peak Python heap (MiB) allocated by ``bulk_create`` for ``n`` rows, on a scratch database.
 
     Separate from the timed load because tracemalloc slows allocation several times over.
     """
-    _fresh(path)
-    cal = _open(path)
+    target.fresh()
+    cal = _open(target.url)
     try:
         catalog = create_catalog(cal, spec, seed=seed)
         rows = list(event_rows(n, catalog, seed=seed))
@@ -227,7 +304,7 @@ def traced_load_peak(path: Path, n: int, spec: CatalogSpec, *, seed: int) -> flo
             tracemalloc.stop()
     finally:
         cal.close()
-        _fresh(path)
+        target.drop()
     return round(peak / 2**20, 1)
 
 
@@ -332,7 +409,7 @@ def build_queries(
             lambda _: hand.search_window(SEARCH_WORD, low, high),
             {"search": SEARCH_WORD},
             "search",
-            (f'"{SEARCH_WORD}"', low, high, high),
+            (hand.search_param(SEARCH_WORD), low, high, high),
         ),
         Query(
             "page_200",
@@ -370,13 +447,9 @@ def _published_sample(hand: HandWritten, ids: list[int], *, seed: int) -> list[t
     """Up to ``GET_SAMPLE`` (id, slug) of published events, spread over the whole file."""
     rng = random.Random(seed)
     picked = rng.sample(ids, min(len(ids), GET_SAMPLE * 2))
-    marks = ", ".join("?" * len(picked))
-    rows = hand.conn.execute(
-        f"SELECT id, slug FROM events WHERE status = 'publish' AND id IN ({marks}) ORDER BY id",
-        picked,
-    ).fetchall()
+    rows = hand.published(picked)
     rng.shuffle(rows)
-    return [(int(i), str(s)) for i, s in rows[:GET_SAMPLE]]
+    return rows[:GET_SAMPLE]
 
 
 def _library_connection(cal: ec.Calendar) -> sqlite3.Connection | None:
@@ -393,33 +466,59 @@ def _pragmas(conn: sqlite3.Connection | None) -> dict[str, Any]:
     return {name: conn.execute(f"PRAGMA {name}").fetchone()[0] for name in names}
 
 
-def _trace(cal: ec.Calendar, call: Callable[[], Any]) -> list[str]:
-    """The SQL statements one library call runs (SQLite backend only).
+#: A statement the library ran and its parameters (``()`` when the SQL has them inlined).
+Statement = tuple[str, tuple[Any, ...]]
 
-    Includes the statements SQLite runs on its own behalf (FTS5 index reads, triggers), which
-    the trace marks with a leading ``--``.
+
+def _trace(cal: ec.Calendar, call: Callable[[], Any]) -> list[Statement] | None:
+    """The SQL statements one library call runs, or ``None`` if this backend cannot say.
+
+    SQLite: its trace callback, values inlined, including the statements SQLite runs on its own
+    behalf (FTS5 index reads, triggers), which the trace marks with a leading ``--``. Other SQL
+    backends: what the shared SQL layer's engine is asked to ``execute``, with parameters.
     """
     conn = _library_connection(cal)
-    if conn is None:
-        return []
-    statements: list[str] = []
-    conn.set_trace_callback(statements.append)
+    if conn is not None:
+        traced: list[str] = []
+        conn.set_trace_callback(traced.append)
+        try:
+            call()
+        finally:
+            conn.set_trace_callback(None)
+        return [(sql, ()) for sql in traced]
+    engine = getattr(cal.backend, "engine", None)
+    execute = getattr(engine, "execute", None)
+    if engine is None or execute is None:
+        return None
+    statements: list[Statement] = []
+
+    def recording(sql: str, params: Sequence[Any] = ()) -> Any:
+        statements.append((sql, tuple(params)))
+        return execute(sql, params)
+
+    engine.execute = recording  # an instance attribute, shadowing the method for one call
     try:
         call()
     finally:
-        conn.set_trace_callback(None)
+        del engine.execute
     return statements
 
 
-def _plan(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> list[str]:
-    try:
-        return [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", list(params))]
-    except sqlite3.Error as error:  # e.g. the library's fold() is not on this connection
-        return [f"(no plan: {error})"]
+def check_ticker(cal: ec.Calendar, ticker: TickerLike) -> None:
+    """Refuse to time "cold" lists if a tick does not move the library's generation: they
+    would silently be warm ones."""
+    generation = getattr(cal.backend, "generation", None)
+    if generation is None:
+        return
+    before = generation()
+    ticker.tick()
+    if generation() == before:
+        raise BenchMismatch("the ticker's commit does not change the library's generation()")
 
 
 class Ticker:
-    """Commits a one-row write to the benchmark file from a connection of its own.
+    """Commits a one-row write to the benchmark file from a connection of its own (SQLite;
+    ``handwritten_pg.Ticker`` is PostgreSQL's).
 
     The library caches a list's total until the data changes (any commit, from any
     connection). Timing the same list 200 times would then time the cache, not the count; a
@@ -492,7 +591,7 @@ def run_queries(
     repeat: int,
     warmup: int,
     budget_s: float | None = None,
-    ticker: Ticker | None = None,
+    ticker: TickerLike | None = None,
 ) -> dict[str, Any]:
     """Check, trace and time every query.
 
@@ -507,8 +606,8 @@ def run_queries(
         checked: dict[str, Any] = {}
         for i in range(1 if query.is_list else GET_SAMPLE):
             checked = check_same(query.name, query.library(i), query.hand(i))
-        statements = _trace(cal, lambda q=query: q.library(0))  # type: ignore[misc]
-        own = [s for s in statements if not s.startswith("--")]
+        traced = _trace(cal, lambda q=query: q.library(0))  # type: ignore[misc]
+        own = [(sql, ps) for sql, ps in traced or () if not sql.startswith("--")]
         sides: list[Side] = [("library", query.library, None), ("hand", query.hand, None)]
         if query.is_list and ticker is not None:
             sides.append(("library_cold", query.library, ticker.tick))
@@ -527,15 +626,28 @@ def run_queries(
             "warm_ratio_p50": (
                 round(stats["library"]["p50_ms"] / hw["p50_ms"], 2) if hw["p50_ms"] else None
             ),
-            # Statements the library sent; SQLite's own (FTS5 reads) are counted apart.
-            "library_statements": len(own),
-            "sqlite_internal_statements": len(statements) - len(own),
-            "library_sql": own,
-            "library_plans": {s: _plan(hand.conn, s) for s in own if s.startswith("SELECT")},
-            "hand_sql": hand.sql_of(query.shape),
-            "hand_plan": _plan(hand.conn, hand.sql_of(query.shape), query.shape_params),
+            **_diagnostics(hand, query, traced, own),
         }
     return results
+
+
+def _diagnostics(
+    hand: HandWritten, query: Query, traced: list[Statement] | None, own: list[Statement]
+) -> dict[str, Any]:
+    """The statements the library sent (SQLite's own, e.g. FTS5 reads, counted apart) and the
+    plans of its SELECTs and of the hand-written statement, read on the floor's connection."""
+    found: dict[str, Any] = {}
+    if traced is not None:
+        found["library_statements"] = len(own)
+        if hand.dialect == "sqlite":
+            found["sqlite_internal_statements"] = len(traced) - len(own)
+        found["library_sql"] = [sql for sql, _ in own]
+        found["library_plans"] = {
+            sql: hand.plan(sql, ps) for sql, ps in own if sql.lstrip().upper().startswith("SELECT")
+        }
+    found["hand_sql"] = hand.sql_of(query.shape)
+    found["hand_plan"] = hand.plan(hand.sql_of(query.shape), query.shape_params)
+    return found
 
 
 def library_fingerprint() -> str:
@@ -564,45 +676,66 @@ def run_size(
     spec: CatalogSpec | None = None,
     tracemalloc_max: int = 10_000,
     quiet: bool = False,
+    backend: str = "sqlite",
+    pg_prefix: str = "ec_bench",
+    keep: bool = False,
 ) -> dict[str, Any]:
-    """Load ``n`` events into ``db_dir/events-<n>.db`` and time every query."""
+    """Load ``n`` events into a fresh database (``db_dir/events-<n>.db``, or ``<pg_prefix>_<n>``
+    on a PostgreSQL server, dropped at the end unless ``keep``) and time every query."""
     source = library_fingerprint()  # first, as close as possible to the import it describes
     spec = spec or CatalogSpec()
-    db_dir.mkdir(parents=True, exist_ok=True)
-    path = db_dir / f"events-{n}.db"
-    cal, catalog, ids, load_figures = load(path, n, spec, seed=seed, quiet=quiet)
-    hand = HandWritten(path, per_page=PER_PAGE)
+    if backend == "sqlite":
+        db_dir.mkdir(parents=True, exist_ok=True)
+    target = make_target(backend, n, db_dir=db_dir, pg_prefix=pg_prefix)
     try:
-        queries = build_queries(cal, hand, catalog, ids, seed=seed)
-        if not quiet:
-            print(f"  N={n:,}: timing {len(queries)} queries x {repeat} runs", flush=True)
-        ticker = Ticker(path)
+        cal, catalog, ids, load_figures = load(target, n, spec, seed=seed, quiet=quiet)
+        hand = target.hand(per_page=PER_PAGE)
         try:
-            results = run_queries(
-                cal, hand, queries, repeat=repeat, warmup=warmup, budget_s=budget_s, ticker=ticker
+            queries = build_queries(cal, hand, catalog, ids, seed=seed)
+            if not quiet:
+                print(f"  N={n:,}: timing {len(queries)} queries x {repeat} runs", flush=True)
+            ticker = target.ticker()
+            try:
+                check_ticker(cal, ticker)
+                results = run_queries(
+                    cal,
+                    hand,
+                    queries,
+                    repeat=repeat,
+                    warmup=warmup,
+                    budget_s=budget_s,
+                    ticker=ticker,
+                )
+            finally:
+                ticker.close()
+            counts = dict(hand.fetchall("SELECT status, count(*) FROM events GROUP BY status"))
+            settings = (
+                {"connection_pragmas": {"library": _pragmas(_library_connection(cal))}}
+                if target.backend == "sqlite"
+                else {"server_settings": hand.settings()}
             )
+            if target.backend == "sqlite":
+                settings["connection_pragmas"]["hand"] = hand.settings()
         finally:
-            ticker.close()
-        counts = dict(
-            hand.conn.execute("SELECT status, count(*) FROM events GROUP BY status").fetchall()
-        )
-        pragmas = {"library": _pragmas(_library_connection(cal)), "hand": _pragmas(hand.conn)}
+            hand.close()
+            cal.close()
     finally:
-        hand.close()
-        cal.close()
+        if target.backend != "sqlite" and not keep:
+            target.drop()
     peak_rss = _rss_mb()  # before the traced load below, which is not part of the figures
     if n <= tracemalloc_max:
-        scratch = db_dir / f"events-{n}-traced.db"
+        scratch = make_target(backend, n, db_dir=db_dir, pg_prefix=pg_prefix, suffix="traced")
         load_figures["tracemalloc_peak_mb"] = traced_load_peak(scratch, n, spec, seed=seed)
     else:
         load_figures["tracemalloc_peak_mb"] = None
     return {
         "n": n,
         "library_source_sha256": source,
-        "db": str(path),
+        "backend": target.backend,
+        "db": target.describe(),
         "catalog": asdict(spec),
         "statuses": counts,
-        "connection_pragmas": pragmas,
+        **settings,
         "load": load_figures,
         "queries": results,
         "peak_rss_mb": peak_rss,
@@ -613,9 +746,25 @@ def run_size(
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10000,100000", help="comma-separated event counts")
-    parser.add_argument("--out", type=Path, default=Path("bench/results/storage.json"))
+    parser.add_argument(
+        "--backend",
+        default="sqlite",
+        help="'sqlite' (a file per size) or a postgresql:// URL: its server gets a fresh"
+        " database per size, created and dropped through that URL's database",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="JSON report (default bench/results/storage.json, or storage-postgres.json)",
+    )
     parser.add_argument(
         "--db-dir", type=Path, help="where the SQLite files go (kept); default: a temp dir"
+    )
+    parser.add_argument(
+        "--pg-prefix", default="ec_bench", help="PostgreSQL database name prefix (<prefix>_<N>)"
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep each size's PostgreSQL database (not dropped)"
     )
     parser.add_argument("--repeat", type=int, default=200, help="timed runs per query")
     parser.add_argument("--warmup", type=int, default=3, help="untimed runs per query")
@@ -629,7 +778,13 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--in-process", action="store_true", help="run every size in this process")
     # Internal: a child run for one size; writes JSON, prints no table.
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.backend != "sqlite" and not is_postgres(args.backend):
+        parser.error(f"--backend: 'sqlite' or a postgresql:// URL, not {args.backend!r}")
+    if args.out is None:
+        name = "storage.json" if args.backend == "sqlite" else "storage-postgres.json"
+        args.out = Path("bench/results") / name
+    return args
 
 
 def _run_child(n: int, args: argparse.Namespace, db_dir: Path, scratch: Path) -> dict[str, Any]:
@@ -647,10 +802,35 @@ def _run_child(n: int, args: argparse.Namespace, db_dir: Path, scratch: Path) ->
         *([f"--budget={args.budget}"] if args.budget is not None else []),
         f"--seed={args.seed}",
         f"--tracemalloc-max={args.tracemalloc_max}",
+        f"--backend={args.backend}",
+        f"--pg-prefix={args.pg_prefix}",
+        *(["--keep"] if args.keep else []),
     ]
     subprocess.run(command, check=True)  # noqa: S603 - our own script, our own arguments
     runs: list[dict[str, Any]] = json.loads(out.read_text())["runs"]
     return runs[0]
+
+
+def _backend_config(backend: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the report says about the database it measured (no user name or password)."""
+    if backend == "sqlite":
+        return {
+            "backend": "sqlite",
+            "plans": "EXPLAIN QUERY PLAN; library_sql from SQLite's trace callback",
+        }
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(backend)
+    server = runs[0].get("server_settings", {}) if runs else {}
+    return {
+        "backend": "postgresql",
+        "server": f"{parts.hostname}:{parts.port or 5432}",
+        "postgresql": server.get("server_version"),
+        "hand_written": "psycopg 3, autocommit, read-only, one statement per step",
+        "plans": "EXPLAIN (estimated, not ANALYZE), parameters bound client-side; library_sql"
+        " is what the library's SQL engine was asked to execute for one call",
+        "after_load": "VACUUM (ANALYZE), untimed, before any query",
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -670,11 +850,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     budget_s=args.budget,
                     seed=args.seed,
                     tracemalloc_max=args.tracemalloc_max,
+                    backend=args.backend,
+                    pg_prefix=args.pg_prefix,
+                    keep=args.keep,
                 )
             else:
                 print(f"N = {n:,} (in a child process)", flush=True)
                 run = _run_child(n, args, db_dir, scratch)
-            if args.db_dir is None:  # a temp file: free the disk before the next size
+            if args.backend == "sqlite" and args.db_dir is None:  # free the disk now
                 _fresh(Path(run["db"]))
             runs.append(run)
     finally:
@@ -690,6 +873,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "per_page": PER_PAGE,
         "search_word": SEARCH_WORD,
         "timer": "time.perf_counter_ns; library and hand-written calls interleaved",
+        **_backend_config(args.backend, runs),
     }
     report = build_report(runs, config=config, windowed=WINDOWED)
     args.out.parent.mkdir(parents=True, exist_ok=True)
