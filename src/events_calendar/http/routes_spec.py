@@ -64,6 +64,7 @@ __all__ = [
     "find_route",
     "list_arg_names",
     "list_table",
+    "record_route",
     "resolve_default",
 ]
 
@@ -180,6 +181,11 @@ def find_route(pattern_or_path: str) -> Route:
         if route.matches(wanted):
             return route
     raise LookupError(f"no route serves {pattern_or_path!r}")
+
+
+def record_route(kind: Kind) -> Route:
+    """The route of one record of ``kind`` by id (``/tags/(?P<id>\\d+)``)."""
+    return next(r for r in ROUTES if r.kind == kind and r.path_params == ["id"])
 
 
 # --- computed defaults ---------------------------------------------------------------------
