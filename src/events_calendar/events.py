@@ -99,10 +99,15 @@ class EventCollection(PostCollection[Event]):
         ``event-not-accessible``) show it is no longer reached, and the recordings win.
         """
         if not self._ctx.actor.can_read(record.author, record.status):
-            raise Forbidden("The requested event is not accessible", code="event-not-accessible")
+            raise Forbidden(
+                "This event is not accessible to you: its status is "
+                f"'{record.status.value}', which only editors and its author may read.",
+                code="event-not-accessible",
+            )
         if not self._unlocked(record, password, edit=edit):
             raise Forbidden(
-                "The requested event is not accessible without a password",
+                "This event is not accessible without a password: send its password, or "
+                "read it for editing as someone who may edit it.",
                 code="event-password-protected",
             )
 
@@ -136,7 +141,7 @@ class EventCollection(PostCollection[Event]):
         items, total = self._page_and_total(flt)
         if not items and flt.offset > 0:
             raise PageNotFound(
-                "The requested event archive page does not exist.",
+                f"This event list has fewer than {flt.offset + 1} events; ask for an earlier page.",
                 code="event-archive-page-not-found",
             )
         shown = tuple(e if self._unlocked(e, None) else _blanked(e) for e in items)

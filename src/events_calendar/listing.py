@@ -1,47 +1,43 @@
 """Turning list queries into backend filters: the meaning of every list parameter.
 
-Each ``*_filter`` function validates a query for an actor and returns the normalised filter
-(see ``queries``): bounds as UTC instants after day rounding and default windows, slugs and names
-resolved to ids, the statuses the actor may see. Every invalid parameter is reported at once in
-one ``InvalidParameter``. Paging follows the reference: ``page`` and ``per_page`` must be positive
-integers and ``per_page`` is clamped to the maximum setting.
+This module normalises event lists; ``listing_linked`` does venues and organizers,
+``listing_terms`` categories and tags, and ``listing_common`` holds what they share. The three
+filter functions are importable from here. Each validates a query for an actor and returns the
+normalised filter (see ``queries``): bounds as UTC instants after day rounding and default
+windows, slugs and names resolved to ids, the statuses the actor may see. Every invalid parameter
+is reported at once in one ``InvalidParameter``.
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable
 from datetime import datetime, tzinfo
-from typing import Any, Literal
+from typing import Literal
 
-import attrs
-
-from .coerce import as_bool, as_id_list, as_int, as_list, is_truthy
+from .coerce import as_id_list, as_int, as_list, is_truthy
 from .dates import default_window, query_bound
-from .errors import InvalidParameter
+from .listing_common import (
+    Bad,
+    Paging,
+    Problems,
+    event_id,
+    existing_ids,
+    flag,
+    paging,
+    read_statuses,
+    search_text,
+)
+from .listing_linked import linked_filter
+from .listing_terms import term_filter
 from .lookups import child_terms, term_ids
 from .permissions import Actor
-from .queries import (
-    EventFilter,
-    EventQuery,
-    LinkedFilter,
-    LinkedQuery,
-    TermFilter,
-    TermOrder,
-    TermQuery,
-    fold,
-)
-from .records import RECORD_CLASSES, Event, Kind
+from .queries import EventFilter, EventQuery, fold
+from .records import RECORD_CLASSES, Kind
 from .settings import Settings
-from .statuses import Status
 from .storage import Storage
 
 __all__ = ["Paging", "event_filter", "linked_filter", "paging", "term_filter"]
-
-#: Statuses whose events make a venue or organizer count as "having events" (the reference
-#: leaves out drafts and pending events, and counts trashed ones).
-_HAS_EVENTS_STATUSES = frozenset(Status) - {Status.DRAFT, Status.PENDING}
 
 _DATE_PARAMS = (
     "start_date",
@@ -54,88 +50,9 @@ _DATE_PARAMS = (
 _RELATIVE_PARAMS = _DATE_PARAMS[2:]
 
 
-@attrs.frozen
-class Paging:
-    page: int
-    per_page: int
-
-    @property
-    def offset(self) -> int:
-        return (self.page - 1) * self.per_page
-
-
-class _Problems:
-    """Collects every bad parameter of one query before raising."""
-
-    def __init__(self) -> None:
-        self.fields: dict[str, str] = {}
-        self.codes: dict[str, str] = {}
-
-    def check(self, name: str, read: Callable[[], Any]) -> Any:
-        try:
-            return read()
-        except InvalidParameter as bad:
-            self.fields.update(bad.fields or {name: bad.message})
-            self.codes.update(bad.codes)
-        except _Bad as bad:
-            self.fields[name] = bad.why
-        return None
-
-    def raise_if_any(self) -> None:
-        if self.fields:
-            raise InvalidParameter(self.fields, codes=self.codes)
-
-
-class _Bad(Exception):
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        self.why = why
-
-
-def _positive(value: object, what: str) -> int:
-    number = as_int(value)
-    if number is None or number < 1:
-        raise _Bad(f"send a positive whole number of {what}")
-    return number
-
-
-def paging(page: object, per_page: object, settings: Settings, problems: _Problems) -> Paging:
-    got_page = problems.check("page", lambda: _positive(page, "pages"))
-    got_per_page = problems.check(
-        "per_page",
-        lambda: settings.per_page if per_page is None else _positive(per_page, "records"),
-    )
-    return Paging(got_page or 1, min(got_per_page or settings.per_page, settings.max_per_page))
-
-
-def _statuses(value: object, actor: Actor) -> frozenset[Status]:
-    if value is None:
-        return actor.default_statuses()
-    items = as_list(value)
-    if not items:
-        raise _Bad("send one or more statuses such as 'publish'")
-    if not actor.may_filter_status:
-        if items != [Status.PUBLISH.value]:
-            raise _Bad("only 'publish' may be listed without signing in as a contributor or up")
-        return frozenset({Status.PUBLISH})
-    found: set[Status] = set()
-    for item in items:
-        if item == "any":
-            found |= actor.default_statuses()
-            continue
-        try:
-            found.add(Status(str(item)))
-        except ValueError:
-            raise _Bad(f"send statuses among {', '.join(s.value for s in Status)}") from None
-    return frozenset(found)
-
-
 #: WordPress's ``parse_search``: a quoted phrase, or a run of characters other than tab,
 #: space, quote, comma and plus.
 _EVENT_SEARCH_TERM = re.compile(r'".*?(?:"|$)|(?:(?<=[\t ",+])|^)[^\t ",+]+')
-#: The reference's ``find_like`` for venues and organizers: words are runs of letters, digits
-#: and dashes; every other character separates them.
-_LINKED_SEARCH_WORD = re.compile(r"(?:[^\W_]|-)+")
 #: WordPress's English search stopwords (``get_search_stopwords``).
 # fmt: off
 _STOPWORDS = frozenset({
@@ -148,12 +65,6 @@ _STOPWORDS = frozenset({
 _SKIPPED_CHARACTERS = frozenset(string.ascii_letters + "-")
 
 
-def _search_text(value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _Bad("send a non-empty search text")
-    return value
-
-
 def _event_search(value: object) -> tuple[str, ...]:
     """Search terms as WordPress splits an event search (``WP_Query::parse_search``).
 
@@ -164,7 +75,7 @@ def _event_search(value: object) -> tuple[str, ...]:
     """
     if value is None:
         return ()
-    text = _search_text(value)
+    text = search_text(value)
     terms: list[str] = []
     for term in _EVENT_SEARCH_TERM.findall(text):
         quoted = len(term) > 2 and term.startswith('"') and term.endswith('"')
@@ -178,36 +89,13 @@ def _event_search(value: object) -> tuple[str, ...]:
     return tuple(dict.fromkeys(terms))
 
 
-def _linked_search(value: object) -> tuple[str, ...]:
-    """Search words as the reference splits a venue or organizer search."""
-    if value is None:
-        return ()
-    words = tuple(dict.fromkeys(fold(w) for w in _LINKED_SEARCH_WORD.findall(_search_text(value))))
-    if not words:
-        raise _Bad("send a search text with at least one letter or digit")
-    return words
-
-
-def _existing_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | None:
-    if value is None:
-        return None
-    ids = as_id_list(value)
-    if ids is None or not ids:
-        raise _Bad(f"send one or more {kind} ids")
-    known = backend.get_many(RECORD_CLASSES[kind], ids)
-    missing = [i for i in ids if i not in known]
-    if missing:
-        raise _Bad(f"there is no {kind} with id {missing[0]}; send existing {kind} ids")
-    return frozenset(ids)
-
-
 def _term_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | None:
     """Ids of the named terms (ids, slugs or names) and of all their descendants."""
     if value is None:
         return None
     items = as_list(value)
     if not items:
-        raise _Bad(f"send one or more {kind} ids or slugs")
+        raise Bad(f"send one or more {kind} ids or slugs")
     ids: set[int] = set()
     keys = [str(i) for i in items if as_int(i) is None]
     numbers = [n for i in items if (n := as_int(i)) is not None]
@@ -215,7 +103,7 @@ def _term_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | N
     known = backend.get_many(RECORD_CLASSES[kind], numbers)
     missing = [k for k in keys if k not in found] + [str(n) for n in numbers if n not in known]
     if missing:
-        raise _Bad(f"there is no {kind} {missing[0]!r}; send existing {kind} ids or slugs")
+        raise Bad(f"there is no {kind} {missing[0]!r}; send existing {kind} ids or slugs")
     ids.update(found.values(), numbers)
     frontier = set(ids)
     while frontier:  # a category includes its sub-categories, as WordPress's tax queries do
@@ -224,23 +112,7 @@ def _term_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | N
     return frozenset(ids)
 
 
-def _event_id(backend: Storage, value: object) -> int:
-    number = as_int(value)
-    if number is None or number < 1 or backend.post_kind(number) != "event":
-        raise _Bad("send the id of an existing event")
-    return number
-
-
-def _flag(value: object) -> bool | None:
-    if value is None:
-        return None
-    read = as_bool(value)
-    if read is None:
-        raise _Bad("send true or false")
-    return read
-
-
-def _unsupported(query: EventQuery, problems: _Problems) -> None:
+def _unsupported(query: EventQuery, problems: Problems) -> None:
     """Parameters of the reference's paid add-ons, answered honestly.
 
     Geolocation filters are refused with a clear "not supported" error: the reference ignores
@@ -268,7 +140,7 @@ def event_filter(
     now: datetime,
 ) -> EventFilter:
     """Normalise an event list query (interface section 4.2, reference semantics)."""
-    problems = _Problems()
+    problems = Problems()
     page = paging(query.page, query.per_page, settings, problems)
     strict = bool(problems.check("strict_dates", lambda: _strict(query.strict_dates)))
     include = problems.check("include", lambda: _include(query.include))
@@ -304,21 +176,22 @@ def event_filter(
         start_after=bounds["starts_after"],
         end_before=bounds["ends_before"],
         end_after=bounds["ends_after"],
-        statuses=problems.check("status", lambda: _statuses(query.status, actor)) or frozenset(),
+        statuses=problems.check("status", lambda: read_statuses(query.status, actor))
+        or frozenset(),
         search=problems.check("search", lambda: _event_search(query.search)) or (),
         category_ids=problems.check(
             "categories", lambda: _term_ids(backend, "category", query.categories)
         ),
         tag_ids=problems.check("tags", lambda: _term_ids(backend, "tag", query.tags)),
-        venue_ids=problems.check("venue", lambda: _existing_ids(backend, "venue", query.venue)),
+        venue_ids=problems.check("venue", lambda: existing_ids(backend, "venue", query.venue)),
         organizer_ids=problems.check(
-            "organizer", lambda: _existing_ids(backend, "organizer", query.organizer)
+            "organizer", lambda: existing_ids(backend, "organizer", query.organizer)
         ),
-        featured=problems.check("featured", lambda: _flag(query.featured)),
+        featured=problems.check("featured", lambda: flag(query.featured)),
         include=include,
         post_parent=problems.check(
             "post_parent",
-            lambda: None if query.post_parent is None else _event_id(backend, query.post_parent),
+            lambda: None if query.post_parent is None else event_id(backend, query.post_parent),
         ),
         private_author=actor.private_author,
         order_by_date=include is not None,
@@ -334,7 +207,7 @@ def _strict(value: object) -> bool:
     if value is None:
         return False
     if value == "":
-        raise _Bad("send true or false")
+        raise Bad("send true or false")
     return is_truthy(value)
 
 
@@ -343,153 +216,5 @@ def _include(value: object) -> frozenset[int] | None:
         return None
     ids = as_id_list(value)
     if ids is None or not ids or 0 in ids:
-        raise _Bad("send one or more positive event ids")
+        raise Bad("send one or more positive event ids")
     return frozenset(ids)
-
-
-def linked_filter(
-    kind: Literal["venue", "organizer"],
-    query: LinkedQuery,
-    actor: Actor,
-    backend: Storage,
-    settings: Settings,
-    now: datetime,
-) -> LinkedFilter:
-    """Normalise a venue or organizer list query (interface section 4.3)."""
-    problems = _Problems()
-    page = paging(query.page, query.per_page, settings, problems)
-    statuses = problems.check("status", lambda: _statuses(query.status, actor)) or frozenset()
-    flt = LinkedFilter(
-        statuses=statuses,
-        search=problems.check("search", lambda: _linked_search(query.search)) or (),
-        event_id=problems.check(
-            "event", lambda: None if query.event is None else _event_id(backend, query.event)
-        ),
-        has_events=None if query.has_events is None else is_truthy(query.has_events),
-        has_events_statuses=_HAS_EVENTS_STATUSES,
-        ids=(
-            _with_upcoming(kind, backend, statuses, actor, settings, now)
-            if is_truthy(query.only_with_upcoming)
-            else None
-        ),
-        private_author=actor.private_author,
-        offset=page.offset,
-        limit=page.per_page,
-    )
-    problems.raise_if_any()
-    return flt
-
-
-def _with_upcoming(
-    kind: Literal["venue", "organizer"],
-    backend: Storage,
-    statuses: frozenset[Status],
-    actor: Actor,
-    settings: Settings,
-    now: datetime,
-) -> frozenset[int]:
-    """The venues or organizers of the next upcoming events (``only_with_upcoming``).
-
-    As the reference finds them: the first page of events (``settings.per_page`` of them, by
-    start) that start now or later and that the list's statuses allow; the records those
-    events link to are the ones "with upcoming events". A record whose only upcoming events
-    come after that page is left out, as the reference leaves it out (vlist_upcoming,
-    olist_upcoming).
-    """
-    upcoming = EventFilter(
-        start_min=now,
-        statuses=statuses,
-        exclude_hidden=False,
-        private_author=actor.private_author,
-        limit=settings.per_page,
-    )
-    events, _ = backend.query(Event, upcoming, count=False)
-    return frozenset(i for event in events for i in getattr(event, kind))
-
-
-_TERM_ORDERS: dict[str, TermOrder] = {
-    "name": "name",
-    "id": "id",
-    "term_id": "id",
-    "slug": "slug",
-    "count": "count",
-    "description": "description",
-    "include": "include",
-    "term_group": "term_group",
-}
-
-
-def term_filter(
-    kind: Literal["category", "tag"],
-    query: TermQuery,
-    backend: Storage,
-    settings: Settings,
-) -> TermFilter:
-    """Normalise a category or tag list query (interface section 4.4)."""
-    problems = _Problems()
-    page = paging(query.page, query.per_page, settings, problems)
-    include = problems.check("include", lambda: _existing_ids(backend, kind, query.include))
-    post_value = query.event if query.event is not None else query.post
-    post_name = "event" if query.event is not None else "post"
-    flt = TermFilter(
-        search=problems.check("search", lambda: _nonempty(query.search)),
-        include=include,
-        include_order=tuple(as_id_list(query.include) or ()) if include else (),
-        exclude=problems.check("exclude", lambda: _existing_ids(backend, kind, query.exclude))
-        or frozenset(),
-        orderby=problems.check("orderby", lambda: _term_order(query.orderby)) or "name",
-        descending=bool(problems.check("order", lambda: _descending(query.order))),
-        hide_empty=True
-        if query.hide_empty is None
-        else bool(problems.check("hide_empty", lambda: _flag(query.hide_empty))),
-        parents=problems.check("parent", lambda: _parent(backend, kind, query.parent))
-        if kind == "category"
-        else None,  # tags are flat: WordPress ignores ``parent`` for them (tlist_parent)
-        post=problems.check(
-            post_name, lambda: None if post_value is None else _event_id(backend, post_value)
-        ),
-        slug=problems.check("slug", lambda: _nonempty(query.slug)),
-        offset=page.offset,
-        limit=page.per_page,
-    )
-    problems.raise_if_any()
-    return flt
-
-
-def _nonempty(value: object) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        raise _Bad("send a non-empty text")
-    return value.strip()
-
-
-def _term_order(value: object) -> TermOrder:
-    if value is None:
-        return "name"
-    if not isinstance(value, str) or not value.strip():
-        raise _Bad(f"send one of {', '.join(_TERM_ORDERS)}")
-    # The reference (WordPress) falls back to name order for an unknown orderby.
-    return _TERM_ORDERS.get(value.strip().lower(), "name")
-
-
-def _descending(value: object) -> bool:
-    if value is None:
-        return False
-    if not isinstance(value, str) or value.strip().lower() not in ("asc", "desc"):
-        raise _Bad("send 'asc' or 'desc'")
-    return value.strip().lower() == "desc"
-
-
-def _parent(backend: Storage, kind: Kind, value: object) -> frozenset[int] | None:
-    """The category whose direct children to list.
-
-    It must be an existing category: the reference validates ``parent`` with
-    ``is_event_category``, so ``parent=0`` is a 400 (``clist_parent_zero``), not "top level".
-    """
-    if value is None:
-        return None
-    number = as_int(value)
-    if number is None or number < 1 or not backend.get_many(RECORD_CLASSES[kind], [number]):
-        raise _Bad(f"send the id of an existing {kind}")
-    return frozenset({number})

@@ -105,7 +105,8 @@ class PostCollection(Generic[P]):
         actor = self._ctx.actor
         if not actor.can_read(record.author, record.status):
             raise Forbidden(
-                f"The requested {self.kind} is not accessible",  # the reference's words
+                f"This {self.kind} is not accessible to you: its status is "
+                f"'{record.status.value}', which only editors and its author may read.",
                 code=error_code(self.kind, "not-accessible"),
             )
 
@@ -315,7 +316,8 @@ class LinkedCollection(PostCollection[P]):
         page = Page.of(items, total or 0, flt)
         if not items and page.page > 1:
             raise PageNotFound(
-                f"The requested {kind} archive page does not exist",  # the reference's words
+                f"This {kind} list has fewer than {flt.offset + 1} {kind}s; ask for an "
+                "earlier page.",
                 code=f"{kind}-archive-page-not-found",
             )
         return page

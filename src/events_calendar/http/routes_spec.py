@@ -7,9 +7,9 @@ Which arguments an endpoint takes, and which are required, is never written here
 arguments are the fields of the query class (``EventQuery``, ``LinkedQuery``, ``TermQuery``),
 create and update bodies are the writable fields of the record class (``records.input_fields``,
 required on create only), plus ``date_utc`` wherever ``date`` is writable, as validation accepts
-it. What this module adds is how the reference *describes* each argument (description, type,
-items, format, default), in tables keyed by argument name per route kind; the tables also give
-the display order, which is the reference's. A declared argument missing from its table is a
+it. How the reference *describes* each argument (description, type, items, format, default) is in
+``routes_args``, in tables keyed by argument name per route kind; the tables also give the
+display order, which is the reference's. A declared argument missing from its table is a
 programming error (``LookupError``), and the tests check that no table names an undeclared one.
 
 Defaults that depend on the calendar or the clock are ``Computed`` markers, resolved per
@@ -21,7 +21,6 @@ reference shows, and ``start_date``/``end_date`` the reference's default strings
 
 from __future__ import annotations
 
-import enum
 import functools
 import re
 from collections.abc import Mapping
@@ -43,6 +42,7 @@ from ..records import (
     input_fields,
     interface_fields,
 )
+from .routes_args import NOUNS, Computed, body_table, integer_arg, list_table, text_arg
 from .urls import _COLLECTIONS
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ __all__ = [
     "find_route",
     "list_arg_names",
     "list_table",
+    "record_route",
     "resolve_default",
 ]
 
@@ -76,15 +77,6 @@ EDIT_METHODS: tuple[Method, ...] = ("POST", "PUT", "PATCH")
 _ID = r"(?P<id>\d+)"
 _SLUG = r"(?P<slug>[^/]+)"
 _PARAM = re.compile(r"\(\?P<(\w+)>([^)]*)\)")
-
-
-class Computed(enum.Enum):
-    """A default computed per request from the calendar, its clock or the mount point."""
-
-    NAMESPACE = "namespace"
-    PER_PAGE = "per_page"
-    WINDOW_START = "window_start"
-    WINDOW_END = "window_end"
 
 
 @attrs.frozen
@@ -182,6 +174,11 @@ def find_route(pattern_or_path: str) -> Route:
     raise LookupError(f"no route serves {pattern_or_path!r}")
 
 
+def record_route(kind: Kind) -> Route:
+    """The route of one record of ``kind`` by id (``/tags/(?P<id>\\d+)``)."""
+    return next(r for r in ROUTES if r.kind == kind and r.path_params == ["id"])
+
+
 # --- computed defaults ---------------------------------------------------------------------
 
 
@@ -204,260 +201,6 @@ def resolve_default(value: Any, calendar: Calendar, namespace: str) -> Any:
         return str(calendar.settings.per_page)
     start, end = default_window_text(calendar.now(), calendar.zone)
     return start if value is Computed.WINDOW_START else end
-
-
-# --- how the reference describes each argument ---------------------------------------------
-
-_NOUNS: dict[Kind, tuple[str, str]] = {
-    "event": ("event", "events"),
-    "venue": ("venue", "venues"),
-    "organizer": ("organizer", "organizers"),
-    "category": ("event category", "event categories"),
-    "tag": ("event tag", "event tags"),
-}
-_INT_LIST = {"items": {"type": "integer"}}
-
-
-def _text(description: str, **more: Any) -> dict[str, Any]:
-    return {"type": "string", **more, "description": description}
-
-
-def _flag(description: str) -> dict[str, Any]:
-    return {"type": "boolean", "description": description}
-
-
-def _integer(description: str) -> dict[str, Any]:
-    return {"type": "integer", "description": description}
-
-
-def _paging(kind: Kind) -> dict[str, dict[str, Any]]:
-    return {
-        "page": {"default": 1, "description": "The archive page to return", "type": "integer"},
-        "per_page": {
-            "default": Computed.PER_PAGE,
-            "description": f"The number of {_NOUNS[kind][1]} to return on each page",
-            "type": "integer",
-        },
-    }
-
-
-def _event_list_table() -> dict[str, dict[str, Any]]:
-    pro = "Requires Events Calendar Pro. Events should be filtered by"
-    day_note = (
-        "Dates set using the start_date/end_date, starts_*/ends_* are set to start at the "
-        "specified times. The default behavior is to include the entire days."
-    )
-    table: dict[str, dict[str, Any]] = {
-        "start_date": {
-            "default": Computed.WINDOW_START,
-            "description": "Events that start on the specified date",
-        },
-        "end_date": {
-            "default": Computed.WINDOW_END,
-            "description": "Events that end on the specified date",
-        },
-    }
-    for edge, verb in (("starts", "start"), ("ends", "end")):
-        for side in ("before", "after"):
-            table[f"{edge}_{side}"] = {
-                "description": f"Events that {verb} {side} the specified date"
-            }
-    assigned = "Events should be assigned one of the specified"
-    table.update(
-        {
-            "strict_dates": {"default": "false", "description": day_note},
-            "search": {
-                "description": "Events should contain the specified string in the title or "
-                "description",
-                "type": "string",
-            },
-            "categories": {"description": f"{assigned} categories slugs or IDs", **_INT_LIST},
-            "tags": {"description": f"{assigned} tags slugs or IDs", **_INT_LIST},
-            "venue": {"description": f"{assigned} venue IDs", **_INT_LIST},
-            "organizer": {"description": f"{assigned} organizer IDs", **_INT_LIST},
-            "featured": _flag("Events should be filtered by their featured status"),
-            "status": {"format": "string", "description": "The event post status"},
-            "geoloc": _flag(f"{pro} whether their venue has geolocation data"),
-            "geoloc_lat": {
-                "format": "double",
-                "description": f"{pro} their venue latitude location, must also provide geoloc_lng",
-            },
-            "geoloc_lng": {
-                "format": "double",
-                "description": f"{pro} their venue longitude location, must also provide "
-                "geoloc_lat",
-            },
-            "include": {
-                "description": "Include events with one of the post IDs specified in the array "
-                "of CSV list, date filters will be ignored.",
-                **_INT_LIST,
-            },
-            "post_parent": _integer(
-                "Events should be filtered by their post_parent being the specified one."
-            ),
-            "ticketed": _flag("Filter events with or without tickets."),
-        }
-    )
-    return {**_paging("event"), **table}
-
-
-def _linked_list_table(kind: Kind) -> dict[str, dict[str, Any]]:
-    things = _NOUNS[kind][1].capitalize()
-    return {
-        **_paging(kind),
-        "search": {
-            "description": f"{things} should contain the specified string in the title, "
-            "description or custom fields",
-            "type": "string",
-        },
-        "event": {"description": f"{things} should be related to this event", "type": "integer"},
-        "has_events": {"description": f"{things} should have events associated to them"},
-        "only_with_upcoming": {
-            "description": f"{things} should have upcoming events associated to them",
-            "default": False,
-        },
-        # sic: the reference describes both kinds' status filter as the organizer's
-        "status": {"format": "string", "description": "The organizer post status"},
-    }
-
-
-def _term_list_table(kind: Kind) -> dict[str, dict[str, Any]]:
-    limit = "Limit result set to"
-    return {
-        **_paging(kind),
-        "search": {"description": "Limit results to those matching a string", "type": "string"},
-        "exclude": {"description": "Ensure result set exclude specific IDs", **_INT_LIST},
-        "include": {"description": f"{limit} specific IDs", **_INT_LIST},
-        "order": {"description": "Order sort attribute ascending or descending", "type": "string"},
-        "orderby": {"description": "Sort collection by term attribute", "type": "string"},
-        "hide_empty": {
-            "description": "Whether to hide terms not assigned to any posts",
-            "type": "boolean",
-            "default": "1",
-        },
-        "parent": {
-            "description": f"{limit} terms assigned to a specific parent",
-            "type": "integer",
-        },
-        "post": {"description": f"{limit} terms assigned to a specific post", "type": "integer"},
-        "event": {
-            "description": f'{limit} terms assigned to a specific event (an alias of the "post" '
-            "parameter)",
-            "type": "integer",
-        },
-        "slug": {"description": f"{limit} terms with a specific slug", "type": "string"},
-    }
-
-
-def _event_body_table() -> dict[str, dict[str, Any]]:
-    def linked(description: str) -> dict[str, Any]:
-        return {"default": None, **_INT_LIST, "description": description}
-
-    return {
-        # ``password`` first: on update by id the reference lists it right after ``id``
-        "password": _text("The event password"),
-        "author": _integer("The event author ID"),
-        "date": _text("The event publication date"),
-        "date_utc": _text("The event publication date (UTC time zone)"),
-        "title": _text("The event title"),
-        "description": _text("The event description"),
-        "slug": _text("The event slug"),
-        "excerpt": _text("The event excerpt"),
-        "status": _text("The event post status"),
-        "timezone": _text("The event time zone"),
-        "all_day": {"default": False, **_flag("Whether the event lasts the whole day or not")},
-        "start_date": _text("The event start date and time"),
-        "end_date": _text("The event end date and time"),
-        "image": _text("The event featured image ID or URL"),
-        "cost": {"description": "The event cost"},
-        "website": {"default": None, "description": "The event website URL"},
-        "show_map": _flag("Whether the event should show a map or not"),
-        "show_map_link": _flag("Whether the event should show a map link or not"),
-        "hide_from_listings": _flag("Whether events should be hidden in the calendar view or not"),
-        "sticky": _flag("Whether the event should be sticky in the calendar view or not"),
-        "featured": _flag("Whether the event should be featured on the site or not"),
-        "categories": linked("The event category ID or name"),
-        "tags": linked("The event tag ID or name"),
-        "venue": linked("The event venue IDs or data"),
-        "organizer": linked("The event organizer IDs or data"),
-    }
-
-
-def _venue_body_table() -> dict[str, dict[str, Any]]:
-    def optional(what: str) -> dict[str, Any]:
-        return _text(what, default=None)
-
-    shown = "Whether events linked to the venue should show a map"
-    return {
-        "author": _integer("The venue author ID"),
-        "date": _text("The venue publication date"),
-        "date_utc": _text("The venue publication date (UTC time zone)"),
-        "venue": _text("The venue name"),
-        "slug": _text("The venue slug"),  # ours: the reference has no venue slug argument
-        "description": optional("The venue description"),
-        "status": _text("The venue post status"),
-        "show_map": optional(f"{shown} or not"),
-        "show_map_link": optional(f"{shown} link or not"),
-        "address": optional("The venue address"),
-        "city": optional("The venue city"),
-        "country": optional("The venue country"),
-        "province": optional("The venue province"),
-        "state": optional("The venue state"),
-        "zip": optional("The venue ZIP code"),
-        "phone": optional("The venue phone number"),
-        "stateprovince": optional("The venue state and province"),
-        "website": optional("The venue website URL"),
-        "image": optional("The organizer featured image ID or URL"),  # sic
-    }
-
-
-def _organizer_body_table() -> dict[str, dict[str, Any]]:
-    def optional(what: str, kind: str = "string") -> dict[str, Any]:
-        return {"type": kind, "default": None, "description": f"The organizer {what}"}
-
-    return {
-        "author": optional("author ID", "integer"),
-        "date": optional("publication date"),
-        "date_utc": optional("publication date (UTC time zone)"),
-        "organizer": optional("name"),
-        "slug": optional("slug"),  # ours, as the next one
-        "description": optional("description"),
-        "status": optional("post status"),
-        "phone": optional("phone number"),
-        "website": optional("website"),
-        "email": optional("e-mail address"),
-        "image": optional("featured image ID or URL"),
-    }
-
-
-def _term_body_table(kind: Kind) -> dict[str, dict[str, Any]]:
-    noun = _NOUNS[kind][0]
-    return {
-        "name": _text(f"The {noun} name"),
-        "description": _text(f"The {noun} description"),
-        "slug": _text(f"The {noun} slug"),
-        "parent": _integer(f"The {noun} slug"),  # sic
-    }
-
-
-def list_table(kind: Kind) -> dict[str, dict[str, Any]]:
-    """How the reference describes the list arguments of ``kind``, in its order."""
-    if kind == "event":
-        return _event_list_table()
-    if kind in POST_KINDS:
-        return _linked_list_table(kind)
-    return _term_list_table(kind)
-
-
-def body_table(kind: Kind) -> dict[str, dict[str, Any]]:
-    """How the reference describes the create/update fields of ``kind``, in its order."""
-    if kind == "event":
-        return _event_body_table()
-    if kind == "venue":
-        return _venue_body_table()
-    if kind == "organizer":
-        return _organizer_body_table()
-    return _term_body_table(kind)
 
 
 # --- the arguments each endpoint takes, from the declarations ------------------------------
@@ -516,7 +259,7 @@ def _password_arg(kind: Kind) -> tuple[Arg, ...]:
 
 
 def _kind_routes(kind: Kind) -> list[Route]:
-    noun = _NOUNS[kind][0]
+    noun = NOUNS[kind][0]
     collection = f"/{_COLLECTIONS[kind]}"
     creatable = body_arg_names(kind)
     listing = dict.fromkeys(list_arg_names(kind), False)
@@ -530,7 +273,7 @@ def _kind_routes(kind: Kind) -> list[Route]:
     )
     post = kind in POST_KINDS
     key = "post ID" if post else "term ID"
-    by_id = (Arg("id", "path", True, _integer(f"the {noun} {key}")),)
+    by_id = (Arg("id", "path", True, integer_arg(f"the {noun} {key}")),)
     password = _password_arg(kind)
 
     def single(
@@ -550,7 +293,7 @@ def _kind_routes(kind: Kind) -> list[Route]:
         Route(f"{collection}/{_ID}", kind, single(by_id, password, update_args)),
     ]
     if post:
-        by_slug = (Arg("slug", "path", True, _text(f"the {noun} post name")),)
+        by_slug = (Arg("slug", "path", True, text_arg(f"the {noun} post name")),)
         routes.append(
             Route(f"{collection}/by-slug/{_SLUG}", kind, single(by_slug, (), slug_update_args))
         )

@@ -27,8 +27,9 @@ from .wire_dates import date_details, stated_isoformat
 
 __all__ = ["Wire"]
 
-_LOCKED_EMPTY = ("description", "excerpt", "cost", "website")
-_LOCKED_LIST = ("categories", "tags", "venue", "organizer", "custom_fields")
+#: A locked event's cost details, in the reference's order for them (symbol, position, code):
+#: the one place its wire form differs from an event whose content is merely empty.
+_LOCKED_COST_DETAILS = {"currency_symbol": "", "currency_position": "", "currency_code": ""}
 
 
 def _stamp(moment: datetime, zone: Any = None) -> str:
@@ -114,7 +115,9 @@ class Wire:
                     default_symbol=self.settings.currency_symbol,
                     default_position=self.settings.currency_position,
                 ),
-                "cost_details": {
+                "cost_details": dict(_LOCKED_COST_DETAILS, values=[])
+                if event.locked
+                else {
                     "currency_symbol": details.currency_symbol,
                     "currency_code": details.currency_code,
                     "currency_position": details.currency_position,
@@ -141,31 +144,12 @@ class Wire:
             for o in related.organizers_of(event)
         ]
         data["custom_fields"] = []
-        if event.locked:
-            self._blank(data)
-        elif single and not event.password:  # a protected event has no JSON-LD (fact sheet 4.1)
+        # A locked event comes blanked from the core (``EventCollection.list``): its empty
+        # content renders as the reference shows it (fact sheet 4.6, evlist_range), but for
+        # the order of ``cost_details`` above. A protected event has no JSON-LD (fact sheet 4.1).
+        if single and not event.locked and not event.password:
             data["json_ld"] = self._event_json_ld(event, related, permalink)
         return data
-
-    @staticmethod
-    def _blank(data: dict[str, Any]) -> None:
-        """A password-protected event as a list shows it to a caller without the password.
-
-        The content is blanked as fact sheet 4.6 describes; the flags (``all_day``,
-        ``featured`` ...) keep their values, which reveal nothing and which the recorded lists
-        show (evlist_range): the fact sheet's ``null`` flags are not what 6.17.1 answers.
-        """
-        for key in _LOCKED_EMPTY:
-            data[key] = ""
-        for key in _LOCKED_LIST:
-            data[key] = []
-        data["image"] = False
-        data["cost_details"] = {
-            "currency_symbol": "",
-            "currency_position": "",
-            "currency_code": "",
-            "values": [],
-        }
 
     def venue(self, venue: Venue, *, single: bool = False) -> dict[str, Any]:
         """A venue record (fact sheet 4.2): empty values dropped, map flags appended."""

@@ -1,0 +1,146 @@
+"""What every list query shares: paging, collected problems, statuses, ids and flags.
+
+Each ``*_filter`` function (``listing``, ``listing_linked``, ``listing_terms``) validates a query
+for an actor and returns the normalised filter (see ``queries``). Every invalid parameter is
+reported at once in one ``InvalidParameter``, gathered by ``Problems``. Paging follows the
+reference: ``page`` and ``per_page`` must be positive integers and ``per_page`` is clamped to the
+maximum setting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from .coerce import as_bool, as_id_list, as_int, as_list
+from .errors import InvalidParameter
+from .permissions import Actor
+from .records import RECORD_CLASSES, Kind
+from .settings import Settings
+from .statuses import Status
+from .storage import Storage
+
+__all__ = [
+    "Bad",
+    "Paging",
+    "Problems",
+    "event_id",
+    "existing_ids",
+    "flag",
+    "paging",
+    "read_statuses",
+    "search_text",
+]
+
+
+@attrs.frozen
+class Paging:
+    page: int
+    per_page: int
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.per_page
+
+
+class Problems:
+    """Collects every bad parameter of one query before raising."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, str] = {}
+        self.codes: dict[str, str] = {}
+
+    def check(self, name: str, read: Callable[[], Any]) -> Any:
+        try:
+            return read()
+        except InvalidParameter as bad:
+            self.fields.update(bad.fields or {name: bad.message})
+            self.codes.update(bad.codes)
+        except Bad as bad:
+            self.fields[name] = bad.why
+        return None
+
+    def raise_if_any(self) -> None:
+        if self.fields:
+            raise InvalidParameter(self.fields, codes=self.codes)
+
+
+class Bad(Exception):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def _positive(value: object, what: str) -> int:
+    number = as_int(value)
+    if number is None or number < 1:
+        raise Bad(f"send a positive whole number of {what}")
+    return number
+
+
+def paging(page: object, per_page: object, settings: Settings, problems: Problems) -> Paging:
+    got_page = problems.check("page", lambda: _positive(page, "pages"))
+    got_per_page = problems.check(
+        "per_page",
+        lambda: settings.per_page if per_page is None else _positive(per_page, "records"),
+    )
+    return Paging(got_page or 1, min(got_per_page or settings.per_page, settings.max_per_page))
+
+
+def read_statuses(value: object, actor: Actor) -> frozenset[Status]:
+    if value is None:
+        return actor.default_statuses()
+    items = as_list(value)
+    if not items:
+        raise Bad("send one or more statuses such as 'publish'")
+    if not actor.may_filter_status:
+        if items != [Status.PUBLISH.value]:
+            raise Bad("only 'publish' may be listed without signing in as a contributor or up")
+        return frozenset({Status.PUBLISH})
+    found: set[Status] = set()
+    for item in items:
+        if item == "any":
+            found |= actor.default_statuses()
+            continue
+        try:
+            found.add(Status(str(item)))
+        except ValueError:
+            raise Bad(f"send statuses among {', '.join(s.value for s in Status)}") from None
+    return frozenset(found)
+
+
+def search_text(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise Bad("send a non-empty search text")
+    return value
+
+
+def existing_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | None:
+    if value is None:
+        return None
+    ids = as_id_list(value)
+    if ids is None or not ids:
+        raise Bad(f"send one or more {kind} ids")
+    known = backend.get_many(RECORD_CLASSES[kind], ids)
+    missing = [i for i in ids if i not in known]
+    if missing:
+        raise Bad(f"there is no {kind} with id {missing[0]}; send existing {kind} ids")
+    return frozenset(ids)
+
+
+def event_id(backend: Storage, value: object) -> int:
+    number = as_int(value)
+    if number is None or number < 1 or backend.post_kind(number) != "event":
+        raise Bad("send the id of an existing event")
+    return number
+
+
+def flag(value: object) -> bool | None:
+    if value is None:
+        return None
+    read = as_bool(value)
+    if read is None:
+        raise Bad("send true or false")
+    return read

@@ -1,0 +1,101 @@
+"""Normalising category and tag list queries (interface section 4.4)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .coerce import as_id_list, as_int
+from .listing_common import Bad, Problems, event_id, existing_ids, flag, paging
+from .queries import TermFilter, TermOrder, TermQuery
+from .records import RECORD_CLASSES, Kind
+from .settings import Settings
+from .storage import Storage
+
+__all__ = ["term_filter"]
+
+_TERM_ORDERS: dict[str, TermOrder] = {
+    "name": "name",
+    "id": "id",
+    "term_id": "id",
+    "slug": "slug",
+    "count": "count",
+    "description": "description",
+    "include": "include",
+    "term_group": "term_group",
+}
+
+
+def term_filter(
+    kind: Literal["category", "tag"],
+    query: TermQuery,
+    backend: Storage,
+    settings: Settings,
+) -> TermFilter:
+    """Normalise a category or tag list query (interface section 4.4)."""
+    problems = Problems()
+    page = paging(query.page, query.per_page, settings, problems)
+    include = problems.check("include", lambda: existing_ids(backend, kind, query.include))
+    post_value = query.event if query.event is not None else query.post
+    post_name = "event" if query.event is not None else "post"
+    flt = TermFilter(
+        search=problems.check("search", lambda: _nonempty(query.search)),
+        include=include,
+        include_order=tuple(as_id_list(query.include) or ()) if include else (),
+        exclude=problems.check("exclude", lambda: existing_ids(backend, kind, query.exclude))
+        or frozenset(),
+        orderby=problems.check("orderby", lambda: _term_order(query.orderby)) or "name",
+        descending=bool(problems.check("order", lambda: _descending(query.order))),
+        hide_empty=True
+        if query.hide_empty is None
+        else bool(problems.check("hide_empty", lambda: flag(query.hide_empty))),
+        parents=problems.check("parent", lambda: _parent(backend, kind, query.parent))
+        if kind == "category"
+        else None,  # tags are flat: WordPress ignores ``parent`` for them (tlist_parent)
+        post=problems.check(
+            post_name, lambda: None if post_value is None else event_id(backend, post_value)
+        ),
+        slug=problems.check("slug", lambda: _nonempty(query.slug)),
+        offset=page.offset,
+        limit=page.per_page,
+    )
+    problems.raise_if_any()
+    return flt
+
+
+def _nonempty(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise Bad("send a non-empty text")
+    return value.strip()
+
+
+def _term_order(value: object) -> TermOrder:
+    if value is None:
+        return "name"
+    if not isinstance(value, str) or not value.strip():
+        raise Bad(f"send one of {', '.join(_TERM_ORDERS)}")
+    # The reference (WordPress) falls back to name order for an unknown orderby.
+    return _TERM_ORDERS.get(value.strip().lower(), "name")
+
+
+def _descending(value: object) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, str) or value.strip().lower() not in ("asc", "desc"):
+        raise Bad("send 'asc' or 'desc'")
+    return value.strip().lower() == "desc"
+
+
+def _parent(backend: Storage, kind: Kind, value: object) -> frozenset[int] | None:
+    """The category whose direct children to list.
+
+    It must be an existing category: the reference validates ``parent`` with
+    ``is_event_category``, so ``parent=0`` is a 400 (``clist_parent_zero``), not "top level".
+    """
+    if value is None:
+        return None
+    number = as_int(value)
+    if number is None or number < 1 or not backend.get_many(RECORD_CLASSES[kind], [number]):
+        raise Bad(f"send the id of an existing {kind}")
+    return frozenset({number})

@@ -1,0 +1,68 @@
+"""The route table drives the app: its Starlette routes, handlers, ``Allow`` and OPTIONS."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.routing import Route as StarletteRoute
+
+from events_calendar.http.handlers import handler_for
+from events_calendar.http.routes_spec import ROUTES, Endpoint, Route, record_route
+from http_helpers import Site
+
+
+@pytest.fixture
+def site() -> Site:
+    return Site()
+
+
+@pytest.mark.parametrize(
+    ("route", "endpoint"),
+    [(r, e) for r in ROUTES for e in r.endpoints],
+    ids=lambda value: value.pattern if isinstance(value, Route) else value.action,
+)
+def test_every_endpoint_of_the_table_has_a_handler(route: Route, endpoint: Endpoint) -> None:
+    """``handler_for`` finds a handler for each endpoint of ``ROUTES``."""
+    assert callable(handler_for(route, endpoint))
+
+
+def test_the_app_serves_exactly_the_tables_routes_and_methods(site: Site) -> None:
+    """The app's routes are the table's paths, with and without a trailing slash, each with
+    its endpoints' methods (HEAD beside GET) and OPTIONS."""
+    served: dict[str, set[str]] = {}
+    for route in site.app.routes:
+        assert isinstance(route, StarletteRoute)
+        served.setdefault(route.path, set()).update(route.methods or ())
+    expected: dict[str, set[str]] = {}
+    for route in ROUTES:
+        methods = {*route.methods, "HEAD", "OPTIONS"}
+        for path in (route.starlette_path, f"{route.starlette_path}/"):
+            expected[f"{site.prefix}{path}"] = methods
+    assert expected == served
+
+
+def test_record_route_is_the_route_of_one_record_by_id() -> None:
+    """``record_route("tag")`` is ``/tags/(?P<id>\\d+)``."""
+    assert r"/tags/(?P<id>\d+)" == record_route("tag").pattern
+
+
+def test_allow_header_on_a_term_follows_the_route_order(site: Site) -> None:
+    """On one category, an administrator's Allow lists the route's methods in its order,
+    as the reference does (cat_update_post)."""
+    category = site.category(name="Jazz")
+    response = site.get(f"/categories/{category['id']}", as_="admin")
+    assert "GET, POST, PUT, PATCH, DELETE" == response.headers["Allow"]
+
+
+def test_allow_header_on_a_term_is_get_for_anonymous_callers(site: Site) -> None:
+    """On one tag, an anonymous caller's Allow is ``GET``."""
+    tag = site.tag(name="Outdoor")
+    assert "GET" == site.get(f"/tags/{tag['id']}").headers["Allow"]
+
+
+def test_options_on_a_by_slug_route_describes_that_route(site: Site) -> None:
+    """OPTIONS on ``/venues/by-slug/<slug>`` lists that route's methods."""
+    response = site.request("OPTIONS", "/venues/by-slug/anything")
+    assert (200, ["GET", "DELETE", "POST", "PUT", "PATCH"]) == (
+        response.status_code,
+        response.json()["methods"],
+    )
