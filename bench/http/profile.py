@@ -21,11 +21,11 @@ Three passes over the same requests:
    | layer | what is timed |
    |---|---|
    | ``sql`` | ``sqlite_utils.Database.execute`` and fetching its rows (SQLite's own work) |
-   | ``backend`` | ``SQLiteBackend``'s public methods, less SQL and record building |
-   | ``records`` | ``SQLiteBackend._records``: rows to attrs records (cattrs, link lists) |
+   | ``backend`` | ``SQLStore``'s public methods, less SQL and record building |
+   | ``records`` | ``SQLStore._records``: rows to attrs records (cattrs, link lists) |
    | ``core`` | ``Calendar.as_user``, ``event_filter``, ``events.list/related/get/may_edit`` |
    | ``wire`` | ``Wire.event/venue/organizer/term`` and ``Urls.listing`` (presentation) |
-   | ``json`` | ``http.app._dumps`` (orjson) |
+   | ``json`` | ``http.responses.dumps`` (orjson) |
    | ``adapter`` | the route handler (``_Api.endpoint``), less all of the above |
    | ``framework`` | the rest of the ASGI call: Starlette routing, middleware, Request/Response |
 
@@ -217,12 +217,11 @@ class Split:
         from starlette.routing import Route, request_response
 
         from events_calendar import calendar, events, posts
-        from events_calendar.backends import sqlite
-        from events_calendar.http import app as app_module
-        from events_calendar.http import urls, wire
+        from events_calendar.backends.sql import store
+        from events_calendar.http import responses, urls, wire
 
         self._patch_sql()
-        backend = sqlite.SQLiteBackend
+        backend = store.SQLStore  # every SQL backend's storage methods live here
         for name, member in list(vars(backend).items()):
             if not name.startswith("_") and inspect.isfunction(member) and name != "transaction":
                 self.patch(backend, name, "backend")
@@ -236,7 +235,7 @@ class Split:
         for name in ("event", "venue", "organizer", "term"):
             self.patch(wire.Wire, name, "wire")
         self.patch(urls.Urls, "listing", "wire")
-        self.patch(app_module, "_dumps", "json")
+        self.patch(responses, "dumps", "json")
         for route in app.routes:
             if isinstance(route, Route):
                 original_app = route.app

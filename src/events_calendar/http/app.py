@@ -24,7 +24,6 @@ from .errors import HINT_HEADER, error_body, no_route_body
 from .handlers import Handler, handler_for, options
 from .middleware import CacheAnonymousReads, HeadAsGet
 from .params import InvalidJson
-from .responses import dumps as _dumps  # noqa: F401  (bench/http/profile.py wraps this name)
 from .responses import json_response
 from .routes_spec import ROUTES, Route
 
