@@ -14,13 +14,25 @@ from __future__ import annotations
 
 from .contract_event_changes import EventChangeContract
 from .contract_event_create import EventCreateContract
+from .contract_event_create_links import EventCreateLinksContract
+from .contract_event_create_rest import EventCreateRestContract
+from .contract_event_list_filters import EventListFilterContract
 from .contract_event_lists import EventListContract
+from .contract_event_reads import EventReadContract
 
 __all__ = ["EventContract"]
 
 
-class EventContract(EventCreateContract, EventChangeContract, EventListContract):
+class EventContract(
+    EventCreateContract,
+    EventCreateLinksContract,
+    EventCreateRestContract,
+    EventChangeContract,
+    EventReadContract,
+    EventListContract,
+    EventListFilterContract,
+):
     """Events through the ``Calendar`` API: create, read, update, delete, list, bulk loads.
 
-    Split by topic into three modules; each part can also run on its own.
+    Split by topic into modules; each part can also run on its own.
     """
