@@ -41,6 +41,8 @@ BUSY_TIMEOUT_SECONDS = 60.0
 #: Page cache per connection (KiB) and memory-mapped window for reads (bytes).
 CACHE_KIB = 64 * 1024
 MMAP_BYTES = 1024 * 1024 * 1024
+#: Page cache of each thread's reader connection (KiB): reads lean on the shared memory map.
+READER_CACHE_KIB = 8 * 1024
 #: The trigram index cannot look up fragments shorter than this.
 _TRIGRAM = 3
 #: Up to this many values go inline in ``IN (?, ...)``; more travel as one JSON array.
@@ -116,41 +118,79 @@ _ERRORS = DriverErrors(integrity=(sqlite3.IntegrityError,), unavailable=(sqlite3
 
 
 class SQLiteEngine(Engine):
-    """One SQLite connection shared by the threads of a process."""
+    """A file: one writer connection, and a reader connection per thread.
+
+    Writers take the writer connection under a lock, one transaction at a time (``BEGIN
+    IMMEDIATE``, so two writers never deadlock upgrading a read lock). Every other thread reads
+    through a connection of its own: in WAL mode a reader never waits for a writer, so a write
+    waiting for another process's lock stalls no reader. A private in-memory database has a
+    single connection for everything (it cannot be opened twice).
+    """
 
     dialect = SQLiteDialect()
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self._name = f"sqlite:///{path}" if path is not None else "sqlite://"
-        with translating(_ERRORS, self._name):
-            connection = sqlite3.connect(
-                ":memory:" if path is None else str(path),
-                check_same_thread=False,
-                isolation_level=None,
-                timeout=BUSY_TIMEOUT_SECONDS,
-            )
-        connection.create_function("fold", 1, _fold, deterministic=True)
-        self.db = Database(connection)
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the writer connection, and writes
         self._depth = 0
+        self._owner: int | None = None  # the thread in the write transaction
         self._commits = 0
-        self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
-        self.db.execute("PRAGMA foreign_keys = ON")
+        self._local = threading.local()  # this thread's reader connection and its snapshot
+        self._readers: list[Database] = []
+        self._readers_lock = threading.Lock()
+        self.db = self._connect(cache_kib=CACHE_KIB)
         if path is not None:
             self._retry(lambda: self.db.execute("PRAGMA journal_mode = WAL"))
-            self.db.execute("PRAGMA synchronous = NORMAL")
-            # SQLite's defaults (a 2 MiB page cache, no memory map) suit small files; a large
-            # calendar's indexes thrash that cache on every bulk batch and every count.
-            self.db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-            self.db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        self._watch = self._connect(cache_kib=64).conn if path is not None else None
+        self._watch_lock = threading.Lock()
         try:
             with self.transaction(), translating(_ERRORS, self._name):
                 self._refuse_a_newer_schema()
                 MIGRATIONS.apply(self.db)  # all or nothing: SQLite's DDL is transactional
         except BaseException:
-            self.db.close()
+            self.close()
             raise
+
+    def _connect(self, *, cache_kib: int) -> Database:
+        with translating(_ERRORS, self._name):
+            connection = sqlite3.connect(
+                ":memory:" if self.path is None else str(self.path),
+                check_same_thread=False,
+                isolation_level=None,
+                timeout=BUSY_TIMEOUT_SECONDS,
+            )
+        connection.create_function("fold", 1, _fold, deterministic=True)
+        db = Database(connection)
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        db.execute("PRAGMA foreign_keys = ON")
+        if self.path is not None:
+            db.execute("PRAGMA synchronous = NORMAL")
+            # SQLite's defaults (a 2 MiB page cache, no memory map) suit small files; a large
+            # calendar's indexes thrash that cache on every bulk batch and every count.
+            db.execute(f"PRAGMA cache_size = -{cache_kib}")
+            db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        return db
+
+    def _reader(self) -> Database:
+        """This thread's reader connection; statements traced like the writer's."""
+        reader: Database | None = getattr(self._local, "db", None)
+        if reader is None:
+            reader = self._local.db = self._connect(cache_kib=READER_CACHE_KIB)
+            reader._tracer = self._forward_trace
+            with self._readers_lock:
+                self._readers.append(reader)
+        return reader
+
+    def _forward_trace(self, sql: str, params: Any) -> None:
+        tracer = self.db._tracer  # set by ``db.tracer(...)`` on the writer
+        if tracer is not None:
+            tracer(sql, params)
+
+    def _writes_here(self) -> bool:
+        """Whether this thread uses the writer connection: it is in the write transaction, or
+        the database is a private in-memory one."""
+        return self.path is None or self._owner == threading.get_ident()
 
     def _refuse_a_newer_schema(self) -> None:
         """A file migrated by a newer version holds what this code cannot read correctly:
@@ -188,6 +228,7 @@ class SQLiteEngine(Engine):
             outer = self._depth == 0
             if outer:
                 self._retry(lambda: self.db.execute("BEGIN IMMEDIATE"))
+                self._owner = threading.get_ident()
             else:
                 self.db.execute(f"SAVEPOINT sp{self._depth}")
             self._depth += 1
@@ -196,6 +237,7 @@ class SQLiteEngine(Engine):
             except BaseException:
                 self._depth -= 1
                 if outer:
+                    self._owner = None
                     self.db.execute("ROLLBACK")
                 else:
                     self.db.execute(f"ROLLBACK TO sp{self._depth}")
@@ -203,51 +245,83 @@ class SQLiteEngine(Engine):
                 raise
             self._depth -= 1
             if outer:
-                self._retry(lambda: self.db.execute("COMMIT"))
+                try:
+                    self._retry(lambda: self.db.execute("COMMIT"))
+                finally:
+                    self._owner = None
                 self._commits += 1
             else:
                 self.db.execute(f"RELEASE sp{self._depth}")
 
     @contextmanager
     def reading(self) -> Iterator[None]:
-        with self._lock:
-            if self._depth:
-                yield
-                return
-            self._retry(lambda: self.db.execute("BEGIN"))
-            try:
-                yield
-            finally:
-                self.db.execute("COMMIT")
+        if self._writes_here():
+            with self._lock:
+                if self._depth:  # inside this thread's transaction: it sees its own writes
+                    yield
+                    return
+                self._retry(lambda: self.db.execute("BEGIN"))
+                try:
+                    yield
+                finally:
+                    self.db.execute("COMMIT")
+            return
+        if getattr(self._local, "snapshot", False):
+            yield
+            return
+        reader = self._reader()
+        self._retry(lambda: reader.execute("BEGIN"))
+        self._local.snapshot = True
+        try:
+            yield
+        finally:
+            self._local.snapshot = False
+            reader.execute("COMMIT")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
-        with self._lock:
-            try:
-                cursor = self.db.execute(sql, params)
-                rows = cursor.fetchall()
-            except BaseException as error:
-                mapped = translate(_ERRORS, self._name, error)
-                if mapped is None:
-                    raise
-                raise mapped from error
-            description = cursor.description
-            columns = tuple(d[0] for d in description) if description else ()
-            return Result(columns, rows, cursor.rowcount)
+        if self._writes_here():
+            with self._lock:
+                return self._execute(self.db, sql, params)
+        return self._execute(self._reader(), sql, params)
+
+    def _execute(self, db: Database, sql: str, params: Sequence[Any]) -> Result:
+        try:
+            cursor = db.execute(sql, params)
+            rows = cursor.fetchall()
+        except BaseException as error:
+            mapped = translate(_ERRORS, self._name, error)
+            if mapped is None:
+                raise
+            raise mapped from error
+        description = cursor.description
+        columns = tuple(d[0] for d in description) if description else ()
+        return Result(columns, rows, cursor.rowcount)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         with self._lock, translating(_ERRORS, self._name):
             self.db.conn.executemany(sql, rows)
 
     def generation(self) -> Hashable:
-        """Changes whenever a write commits, here or in another connection to the file
-        (SQLite's ``data_version`` counts the others' commits)."""
-        with self._lock:
-            if self._depth:
-                return object()
-            (version,) = self.db.conn.execute("PRAGMA data_version").fetchone()
-            return self._commits, int(version)
+        """Changes whenever a write commits, from this process or another. A file is watched
+        by a connection of its own, which never writes: its ``data_version`` moves with every
+        commit of any other connection, the writer's included, and reading it waits for no
+        writer. Inside this thread's open transaction, equal to nothing."""
+        if self._owner == threading.get_ident():
+            return object()
+        if self._watch is None:  # a private in-memory database: only our writer commits
+            with self._lock:
+                return object() if self._depth else self._commits
+        with self._watch_lock:
+            (version,) = self._watch.execute("PRAGMA data_version").fetchone()
+        return int(version)
 
     def close(self) -> None:
+        with self._readers_lock:
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
+        if self._watch is not None:
+            self._watch.close()
         with self._lock:
             self.db.close()
 

@@ -9,8 +9,10 @@ and exception handlers (core errors, bad JSON, no route); a handler only transla
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
@@ -23,7 +25,7 @@ from .call import plain_or_call, start_call
 from .errors import HINT_HEADER, error_body, no_route_body
 from .handlers import Handler, handler_for, options
 from .middleware import CacheAnonymousReads, HeadAsGet
-from .params import InvalidJson
+from .params import InvalidJson, read_params
 from .responses import json_response
 from .routes_spec import ROUTES, Route
 
@@ -35,9 +37,27 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 def _endpoint(
     calendar: Calendar, route: Route, handler: Handler, *, base_path: str, namespace: str
 ) -> Endpoint:
+    """The request path: read the body on the event loop, then sign in and answer in a
+    worker thread, so a request that waits for storage (a write waiting for another
+    process's lock, a slow count) never stalls the others."""
+
+    def answer(request: Request, params: dict[str, Any]) -> Response:
+        call = start_call(
+            request, calendar, route, params, base_path=base_path, namespace=namespace
+        )
+        return handler(call)
+
     async def serve(request: Request) -> Response:
-        call = await start_call(request, calendar, route, base_path=base_path, namespace=namespace)
-        return await handler(call)
+        try:
+            params = await read_params(request)
+        except InvalidJson:
+            # Signed in first, as before the body is judged: the error carries the call's
+            # headers (``Allow``), and a bad sign-in is the error a bad body with it gets.
+            await run_in_threadpool(
+                start_call, request, calendar, route, {}, base_path=base_path, namespace=namespace
+            )
+            raise
+        return await run_in_threadpool(answer, request, params)
 
     return serve
 

@@ -18,7 +18,6 @@ from ..posts import PostCollection
 from ..queries import EventQuery, LinkedQuery, TermQuery
 from ..records import Kind, interface_fields
 from .auth import authenticate
-from .params import read_params
 from .responses import json_response
 from .routes_spec import Route, record_route
 from .urls import Urls
@@ -98,10 +97,18 @@ def allowed(cal: Calendar, route: Route, path_params: dict[str, Any]) -> list[st
     return list(route.allowed_methods(can_write=permitted))
 
 
-async def start_call(
-    request: Request, calendar: Calendar, route: Route, *, base_path: str, namespace: str
+def start_call(
+    request: Request,
+    calendar: Calendar,
+    route: Route,
+    params: dict[str, Any],
+    *,
+    base_path: str,
+    namespace: str,
 ) -> Call:
-    """Authenticate, compute ``Allow``, read the parameters: a call ready for its handler."""
+    """Authenticate, compute ``Allow``, take the parameters read from the request: a call
+    ready for its handler. Asks storage (the caller's credentials, their rights on the
+    record), so it runs in a worker thread like the handler."""
     urls = Urls(f"{request.url.scheme}://{request.url.netloc}", base_path, namespace)
     cal = calendar.as_user(authenticate(calendar, request))
     wire = Wire(
@@ -112,7 +119,7 @@ async def start_call(
     )
     call = Call(request, cal, route, wire, urls, allowed(cal, route, request.path_params))
     request.state.call = call
-    call.params = await read_params(request)
+    call.params = params
     return call
 
 

@@ -8,7 +8,7 @@ endpoint has one.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from starlette.responses import Response
@@ -24,19 +24,21 @@ from .urls import _COLLECTIONS
 
 __all__ = ["Handler", "handler_for", "options"]
 
-Handler = Callable[[Call], Awaitable[Response]]
+#: A handler is plain (synchronous) code: the app runs it in a worker thread, so storage work
+#: never holds up the event loop.
+Handler = Callable[[Call], Response]
 
 
 # -- the namespace index, documentation and OPTIONS ----------------------------------------
-async def index(call: Call) -> Response:
+def index(call: Call) -> Response:
     return call.respond(200, index_body(call.urls, call.cal))
 
 
-async def doc(call: Call) -> Response:
+def doc(call: Call) -> Response:
     return call.respond(200, openapi_document(call.urls, call.cal))
 
 
-async def options(call: Call) -> Response:
+def options(call: Call) -> Response:
     return call.respond(200, route_body(call.route.pattern, call.urls, call.cal))
 
 
@@ -46,43 +48,43 @@ def _event(call: Call, event: Event, *, single: bool = False, status: int = 200)
     return call.respond(status, call.wire.event(event, related, single=single))
 
 
-async def list_events(call: Call) -> Response:
+def list_events(call: Call) -> Response:
     page = call.cal.events.list(EventQuery(**call.only(EventQuery)))
     related = call.cal.events.related(page.items)
     items = [call.wire.event(e, related) for e in page.items]
     return envelope(call, "event", "events", items, page, event_query_params(call, page))
 
 
-async def get_event(call: Call) -> Response:
+def get_event(call: Call) -> Response:
     password = call.params.get("password")
     event = call.cal.events.get(call.path_int("id"), password=password, edit=call.edit_context)
     return _event(call, event, single=True)
 
 
-async def get_event_by_slug(call: Call) -> Response:
+def get_event_by_slug(call: Call) -> Response:
     password = call.params.get("password")
     event = call.cal.events.get_by_slug(call.slug, password=password, edit=call.edit_context)
     return _event(call, event, single=True)
 
 
-async def create_event(call: Call) -> Response:
+def create_event(call: Call) -> Response:
     return _event(call, call.cal.events.create(**call.fields(Event)), status=201)
 
 
-async def update_event(call: Call) -> Response:
+def update_event(call: Call) -> Response:
     event = call.cal.events.update(call.path_int("id"), **call.fields(Event, by_id=True))
     return _event(call, event)
 
 
-async def update_event_by_slug(call: Call) -> Response:
+def update_event_by_slug(call: Call) -> Response:
     return _event(call, call.cal.events.update_by_slug(call.slug, **call.fields(Event)))
 
 
-async def delete_event(call: Call) -> Response:
+def delete_event(call: Call) -> Response:
     return _event(call, call.cal.events.delete(call.path_int("id")))
 
 
-async def delete_event_by_slug(call: Call) -> Response:
+def delete_event_by_slug(call: Call) -> Response:
     return _event(call, call.cal.events.delete_by_slug(call.slug))
 
 
@@ -97,45 +99,45 @@ def _present_linked(call: Call, record: Any, *, single: bool = False) -> Any:
     return call.wire.organizer(record, single=single)
 
 
-async def list_linked(call: Call) -> Response:
+def list_linked(call: Call) -> Response:
     page = _linked(call).list(LinkedQuery(**call.only(LinkedQuery)))
     items = [_present_linked(call, r) for r in page.items]
     plural = _COLLECTIONS[call.kind]
     return envelope(call, call.kind, plural, items, page, linked_query_params(call, page))
 
 
-async def get_linked(call: Call) -> Response:
+def get_linked(call: Call) -> Response:
     record = _linked(call).get(call.path_int("id"))
     return call.respond(200, _present_linked(call, record, single=True))
 
 
-async def get_linked_by_slug(call: Call) -> Response:
+def get_linked_by_slug(call: Call) -> Response:
     record = _linked(call).get_by_slug(call.slug)
     return call.respond(200, _present_linked(call, record, single=True))
 
 
-async def create_linked(call: Call) -> Response:
+def create_linked(call: Call) -> Response:
     record = _linked(call).create(**call.fields(RECORD_CLASSES[call.kind]))
     return call.respond(201, _present_linked(call, record))
 
 
-async def update_linked(call: Call) -> Response:
+def update_linked(call: Call) -> Response:
     fields = call.fields(RECORD_CLASSES[call.kind], by_id=True)
     record = _linked(call).update(call.path_int("id"), **fields)
     return call.respond(200, _present_linked(call, record))
 
 
-async def update_linked_by_slug(call: Call) -> Response:
+def update_linked_by_slug(call: Call) -> Response:
     record = _linked(call).update_by_slug(call.slug, **call.fields(RECORD_CLASSES[call.kind]))
     return call.respond(200, _present_linked(call, record))
 
 
-async def delete_linked(call: Call) -> Response:
+def delete_linked(call: Call) -> Response:
     record = _linked(call).delete(call.path_int("id"))
     return call.respond(200, _present_linked(call, record))
 
 
-async def delete_linked_by_slug(call: Call) -> Response:
+def delete_linked_by_slug(call: Call) -> Response:
     record = _linked(call).delete_by_slug(call.slug)
     return call.respond(200, _present_linked(call, record))
 
@@ -150,7 +152,7 @@ def _term(call: Call, term: Category | Tag, *, links: bool = False) -> Any:
     return call.wire.term(term, path=path, links=links)
 
 
-async def list_terms(call: Call) -> Response:
+def list_terms(call: Call) -> Response:
     page = _terms(call).list(TermQuery(**call.only(TermQuery)))
     paths = call.cal.categories.paths(page.items)
     items = [call.wire.term(t, path=paths[t.id]) for t in page.items]
@@ -158,23 +160,23 @@ async def list_terms(call: Call) -> Response:
     return envelope(call, call.kind, plural, items, page, term_query_params(call), terms=True)
 
 
-async def get_term(call: Call) -> Response:
+def get_term(call: Call) -> Response:
     return call.respond(200, _term(call, _terms(call).get(call.path_int("id")), links=True))
 
 
-async def create_term(call: Call) -> Response:
+def create_term(call: Call) -> Response:
     term = _terms(call).create(**call.fields(RECORD_CLASSES[call.kind]))
     location = {"Location": call.urls.record(call.kind, term.id)}
     return call.respond(201, _term(call, term, links=True), location)
 
 
-async def update_term(call: Call) -> Response:
+def update_term(call: Call) -> Response:
     fields = call.fields(RECORD_CLASSES[call.kind], by_id=True)
     term = _terms(call).update(call.path_int("id"), **fields)
     return call.respond(200, _term(call, term, links=True))
 
 
-async def delete_term(call: Call) -> Response:
+def delete_term(call: Call) -> Response:
     return call.respond(200, _term(call, _terms(call).delete(call.path_int("id"))))
 
 

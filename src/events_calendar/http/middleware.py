@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from datetime import date
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -63,7 +64,8 @@ class CacheAnonymousReads:
         if key is None:
             await self.app(scope, receive, send)
             return
-        generation: Hashable = self.calendar.backend.generation()
+        # Asking storage may wait (a server round trip, a lock): never on the event loop.
+        generation: Hashable = await run_in_threadpool(self.calendar.backend.generation)
         hit = self.cache.get(key, generation)
         if hit is not None:
             headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in hit.headers]
