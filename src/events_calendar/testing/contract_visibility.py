@@ -9,7 +9,6 @@ from events_calendar.errors import (
     Forbidden,
     InvalidParameter,
 )
-from events_calendar.http.errors import status_of
 
 from .contract_access_base import (
     POST_KINDS,
@@ -97,17 +96,6 @@ class VisibilityContract(AccessContractBase):
         """Anonymous callers may ask for exactly ``publish``."""
         made = self._one_of_each_status(cal, kind)
         assert [made["publish"]] == ids(list_all(anon, kind, status="publish"))
-
-    @pytest.mark.parametrize("kind", POST_KINDS)
-    def test_anonymous_other_status_filter_is_invalid(self, anon: ec.Calendar, kind: str) -> None:
-        """Anonymous callers asking for any other status get ``InvalidParameter``."""
-        with pytest.raises(InvalidParameter, match="status") as info:
-            list_all(anon, kind, status="draft")
-        assert ("rest_invalid_param", 400, ["status"]) == (
-            info.value.code,
-            status_of(info.value),
-            list(info.value.fields),
-        )
 
     @pytest.mark.parametrize("kind", POST_KINDS)
     def test_subscriber_status_filter_is_invalid(self, cal: ec.Calendar, kind: str) -> None:
