@@ -17,6 +17,18 @@ import pytest
 # Plain asserts in the shipped suite get pytest's detailed failure reports.
 pytest.register_assert_rewrite(
     "events_calendar.testing.contract_access",
+    "events_calendar.testing.contract_access_base",
+    "events_calendar.testing.contract_anonymous",
+    "events_calendar.testing.contract_linked_changes",
+    "events_calendar.testing.contract_linked_create",
+    "events_calendar.testing.contract_linked_lists",
+    "events_calendar.testing.contract_protected_events",
+    "events_calendar.testing.contract_record_base",
+    "events_calendar.testing.contract_roles",
+    "events_calendar.testing.contract_term_lists",
+    "events_calendar.testing.contract_terms",
+    "events_calendar.testing.contract_users",
+    "events_calendar.testing.contract_visibility",
     "events_calendar.testing.contract_event_base",
     "events_calendar.testing.contract_event_changes",
     "events_calendar.testing.contract_event_create",

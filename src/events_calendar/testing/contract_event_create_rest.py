@@ -77,12 +77,6 @@ class EventCreateRestContract(EventContractBase):
         event = self.add_event(cal, cost=given)
         assert (text, details) == (event.cost, event.cost_details)
 
-    def test_negative_cost_is_refused(self, cal: ec.Calendar) -> None:
-        """A negative number is not a cost."""
-        with pytest.raises(InvalidParameter, match="cost") as caught:
-            self.add_event(cal, cost=-5)
-        assert ["cost"] == list(caught.value.fields)
-
     # == create: publication date and status =================================================
     def test_publication_date_is_stored(self, cal: ec.Calendar) -> None:
         """A given publication date is kept, UTC alongside (ev_dated)."""
