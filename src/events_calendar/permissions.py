@@ -90,6 +90,14 @@ class Actor:
             return True
         return self._owns(author) and self._role_at_least(Role.CONTRIBUTOR)
 
+    def may_request(self, status: Status | None) -> bool:
+        """Whether the caller may ask for ``status`` on a record they create or edit.
+
+        Callers who may not publish may not make a record private or trash it by its status
+        either (WordPress's ``rest_cannot_publish``); they delete their drafts instead.
+        """
+        return self.can_publish() or status not in (Status.PRIVATE, Status.TRASH)
+
     def scale_status(self, requested: Status | None) -> Status:
         """The status a new record really gets (the reference's ``scale_back_post_status``)."""
         if self.can_publish():

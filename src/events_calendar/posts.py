@@ -134,7 +134,7 @@ class PostCollection(Generic[P]):
         ctx = self._ctx
         now = ctx.now().astimezone(ctx.zone)
         fields = self._prepare(dict(clean), None)
-        fields["status"] = ctx.actor.scale_status(clean.get("status"))
+        fields["status"] = self._status(clean.get("status"))
         fields["author"] = self._author(clean.get("author"))
         fields.setdefault("date", now)
         # A new record was last modified when it was published: a given publication date is
@@ -160,7 +160,7 @@ class PostCollection(Generic[P]):
             current = self._load_for_write(record_id)
             fields = self._prepare(clean, current)
             if "status" in clean:
-                fields["status"] = ctx.actor.scale_status(clean["status"])
+                fields["status"] = self._status(clean["status"])
             if "author" in clean:
                 fields["author"] = self._author(clean["author"])
             if "slug" in clean and clean["slug"] != current.slug:
@@ -232,6 +232,20 @@ class PostCollection(Generic[P]):
         return self._ctx.zone
 
     # -- helpers ---------------------------------------------------------------------------
+    def _status(self, requested: Status | None) -> Status:
+        """The status a write really sets: refused when the caller may not ask for it (a
+        contributor asking for ``private`` or ``trash``), scaled back when they may not
+        publish (``publish`` becomes ``pending``)."""
+        actor = self._ctx.actor
+        if not actor.may_request(requested):
+            assert requested is not None  # every caller may leave the status out
+            raise Forbidden(
+                f"Sorry, you are not allowed to make {self.kind}s {requested.value}.",
+                code="rest_cannot_publish",
+                anonymous=actor.anonymous,
+            )
+        return actor.scale_status(requested)
+
     def _author(self, requested: int | None) -> int:
         actor = self._ctx.actor
         if requested is None or requested == actor.user_id:
