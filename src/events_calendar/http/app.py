@@ -25,6 +25,7 @@ from ..records import Category, Event, Kind, Organizer, Tag, Venue, interface_fi
 from .auth import authenticate
 from .cache import CachedResponse, ResponseCache, cacheable
 from .errors import HINT_HEADER, error_body, no_route_body
+from .limits import HttpLimits
 from .meta import index_body, route_body
 from .openapi import openapi_document
 from .params import InvalidJson, read_params
@@ -484,11 +485,17 @@ def _csv(value: Any) -> Any:
 
 
 def create_app(
-    calendar: Calendar, *, base_path: str = "/wp-json", vendor: str = "tribe", cache: bool = True
+    calendar: Calendar,
+    *,
+    base_path: str = "/wp-json",
+    vendor: str = "tribe",
+    cache: bool = True,
+    limits: HttpLimits | None = None,
 ) -> Starlette:
     """An ASGI app serving ``calendar`` at ``{base_path}/{vendor}/events/v1``.
 
-    ``cache`` keeps answers to anonymous reads until the next write (``http.cache``).
+    ``cache`` keeps answers to anonymous reads until the next write (``http.cache``);
+    ``limits`` caps request sizes and failed sign-ins (``http.limits``; defaults when omitted).
     """
     api = _Api(calendar, base_path, vendor, cache)
     root = f"{api.base_path}/{api.namespace}"
@@ -532,4 +539,8 @@ def create_app(
     async def no_route(request: Request, exc: Exception) -> Response:
         return _json(404, no_route_body())
 
-    return Starlette(routes=routes, exception_handlers={404: no_route, 405: no_route})
+    return Starlette(
+        routes=routes,
+        exception_handlers={404: no_route, 405: no_route},
+        middleware=(limits or HttpLimits()).middleware(),
+    )
