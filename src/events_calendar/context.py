@@ -8,6 +8,7 @@ from typing import TypeVar
 import attrs
 
 from .caching import GenerationCache
+from .coerce import MAX_INT
 from .dates import Clock, resolve_zone
 from .errors import Forbidden, NotFound, WrongKind
 from .permissions import Actor
@@ -89,6 +90,8 @@ class Context:
         return self.clock.now().replace(microsecond=0)
 
     def exists(self, kind: Kind, record_id: int) -> bool:
+        if not 0 < record_id <= MAX_INT:
+            return False
         if kind in ("event", "venue", "organizer"):
             return self.backend.post_kind(record_id) == kind
         return bool(self.backend.get_many(RECORD_CLASSES[kind], [record_id]))
@@ -109,14 +112,15 @@ class Context:
 
     def load(self, cls: type[R], record_id: int) -> R:
         """The record of that class with that id, or the reference's not-found error."""
-        found = self.backend.get_many(cls, [record_id]).get(record_id)
+        fits = 0 <= record_id <= MAX_INT  # a larger id names nothing (and overflows SQL)
+        found = self.backend.get_many(cls, [record_id]).get(record_id) if fits else None
         if found is not None:
             return found
         kind = cls.kind
         # The reference validates ids before its handlers run, so an unknown id (0 included)
         # or another kind's id is a 400 ``rest_invalid_param``.
         if kind == "event":
-            if self.backend.post_kind(record_id) is not None:
+            if fits and self.backend.post_kind(record_id) is not None:
                 raise WrongKind(
                     "The specified ID is not a valid event.",
                     code="rest_invalid_param",

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import attrs
 
-from .coerce import as_bool, as_id_list, as_int, as_list, is_truthy
+from .coerce import MAX_INT, as_bool, as_id_list, as_int, as_list, clean_text, is_truthy
 from .dates import default_window, query_bound
 from .errors import InvalidParameter
 from .lookups import child_terms, term_ids
@@ -105,7 +105,11 @@ def paging(page: object, per_page: object, settings: Settings, problems: _Proble
         "per_page",
         lambda: settings.per_page if per_page is None else _positive(per_page, "records"),
     )
-    return Paging(got_page or 1, min(got_per_page or settings.per_page, settings.max_per_page))
+    size = min(got_per_page or settings.per_page, settings.max_per_page)
+    if got_page is not None and got_page * size > MAX_INT:  # its offset names no record
+        problems.check("page", lambda: _positive(None, f"pages up to {MAX_INT // size}"))
+        got_page = None
+    return Paging(got_page or 1, size)
 
 
 def _statuses(value: object, actor: Actor) -> frozenset[Status]:
@@ -151,6 +155,8 @@ _SKIPPED_CHARACTERS = frozenset(string.ascii_letters + "-")
 def _search_text(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _Bad("send a non-empty search text")
+    if not clean_text(value):
+        raise _Bad("send a search text without NUL characters")
     return value
 
 
@@ -461,6 +467,8 @@ def _nonempty(value: object) -> str | None:
         return None
     if not isinstance(value, str) or not value.strip():
         raise _Bad("send a non-empty text")
+    if not clean_text(value):
+        raise _Bad("send a text without NUL characters")
     return value.strip()
 
 

@@ -13,8 +13,9 @@ from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
+from .coerce import MAX_INT, clean_text
 from .context import Context, error_code
-from .errors import Forbidden, InTrash, NotFound, PageNotFound
+from .errors import Forbidden, InTrash, InvalidParameter, NotFound, PageNotFound
 from .listing import linked_filter
 from .lookups import free_slug, linking_events, slug_taken
 from .queries import LinkedQuery, Page
@@ -43,6 +44,8 @@ class PostCollection(Generic[P]):
         ``edit`` asks for the record in order to edit it (the reference's ``context=edit``):
         a caller who may edit a password-protected event then needs no password.
         """
+        if password is not None and (not isinstance(password, str) or not clean_text(password)):
+            raise InvalidParameter.one("password", "send the password as one text")
         record = self._load(record_id)
         self._check_readable(record, password, edit=edit)
         return record
@@ -61,7 +64,7 @@ class PostCollection(Generic[P]):
         a new record to take.
         """
         backend = self._ctx.backend
-        for candidate in dict.fromkeys((slug, slug.strip().lower())):
+        for candidate in dict.fromkeys((slug, slug.strip().lower()) if clean_text(slug) else ()):
             found = backend.find_slug(self.kind, candidate)
             if found is not None and (
                 slug_taken(backend, self.kind, candidate) or not self._in_trash(found)
@@ -96,8 +99,8 @@ class PostCollection(Generic[P]):
         is none. Never raises: it answers what the reference's ``Allow`` header reports
         (evupd_unknown: only ``GET`` for an unknown id)."""
         actor, backend = self._ctx.actor, self._ctx.backend
-        if not actor.can_create(self.kind):  # anonymous callers and subscribers edit nothing
-            return False
+        if not actor.can_create(self.kind) or not 0 < record_id <= MAX_INT:
+            return False  # anonymous callers and subscribers edit nothing; no such id
         record = backend.get_many(self._cls, [record_id]).get(record_id)
         return record is not None and actor.can_edit(record.kind, record.author, record.status)
 

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timezone, tzinfo
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from .coerce import as_bool, as_int, as_list
+from .coerce import as_bool, as_int, as_list, clean_text
 from .cost import parse_cost
 from .dates import parse_datetime, resolve_zone, zone_name
 from .errors import InvalidParameter, MissingParameter
@@ -103,6 +103,8 @@ def read_input(
             problems["timezone"] = bad.why
     utc_date: datetime | None = None
     for name, value in data.items():
+        if not _clean(value):
+            problems[name] = "send valid text: no NUL characters and no lone surrogates"
         if name in clean or name in problems:
             continue
         kind = fields[name].input if name in fields else Input.DATETIME
@@ -265,6 +267,8 @@ class _Reader:
             if isinstance(item, bool) or not isinstance(item, int | str):
                 raise _Invalid(f"send a list of {kind} ids, names or slugs, not {item!r}")
             number = as_int(item)
+            if number is None and str(item).strip().lstrip("+-").isdigit():
+                raise _Invalid(f"there is no {kind} with id {item}; send an existing id")
             if number is not None:
                 if not self.lookup.exists(kind, number):
                     raise _Invalid(f"there is no {kind} with id {number}; send an existing id")
@@ -313,6 +317,23 @@ class _Reader:
         if number is None or number < 0 or (number and not self.lookup.exists(kind, number)):
             raise _Invalid(f"send the id of an existing {kind}, or 0 for none")
         return number
+
+
+def _clean(value: object) -> bool:
+    """Whether every text in ``value`` (a text, or lists and objects of them) is
+    ``coerce.clean_text``: storable by every backend and presentable as JSON."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not clean_text(item):
+                return False
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return True
 
 
 def _public_host(host: str) -> bool:
