@@ -42,6 +42,10 @@ class _RememberingLookup:
     def now(self) -> datetime:
         return self._now
 
+    @property
+    def unfiltered_html(self) -> bool:
+        return self._context.unfiltered_html
+
     def exists(self, kind: Kind, record_id: int) -> bool:
         key = (kind, record_id)
         if key not in self._exists:
@@ -84,6 +88,10 @@ class Context:
         return attrs.evolve(self, actor=actor)
 
     # -- the validation.Lookup protocol --------------------------------------------------
+    @property
+    def unfiltered_html(self) -> bool:
+        return self.actor.unfiltered_html
+
     def now(self) -> datetime:
         """The clock's instant to the second: stored dates have no fractions (as the
         reference's), so every backend orders them alike."""

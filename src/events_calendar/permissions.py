@@ -67,6 +67,12 @@ class Actor:
             return self._role_at_least(Role.EDITOR)
         return self._role_at_least(Role.CONTRIBUTOR)
 
+    @property
+    def unfiltered_html(self) -> bool:
+        """Whether the caller's text keeps any HTML (WordPress's ``unfiltered_html``:
+        administrators and editors); others' markup is sanitised (``markup.sanitize``)."""
+        return self.is_editor
+
     def can_publish(self) -> bool:
         return self._role_at_least(Role.AUTHOR)
 

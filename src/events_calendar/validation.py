@@ -11,6 +11,7 @@ data come back as plain values for the calendar to resolve inside its transactio
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timezone, tzinfo
 from typing import Any, Protocol
@@ -20,6 +21,7 @@ from .coerce import as_bool, as_int, as_list, clean_text
 from .cost import parse_cost
 from .dates import parse_datetime, resolve_zone, zone_name
 from .errors import InvalidParameter, MissingParameter
+from .markup import sanitize
 from .records import Input, Kind, Organizer, Record, Venue, input_fields
 from .slugs import slugify
 from .statuses import Status
@@ -46,6 +48,11 @@ class Lookup(Protocol):
     def exists(self, kind: Kind, record_id: int) -> bool: ...
 
     def user_exists(self, user_id: int) -> bool: ...
+
+    @property
+    def unfiltered_html(self) -> bool:
+        """Whether text keeps any HTML; otherwise ``markup.sanitize`` cleans it."""
+        ...
 
 
 class _Invalid(Exception):
@@ -113,6 +120,10 @@ def read_input(
                 utc_date = reader.utc_time(value, name)
             else:
                 clean[name] = reader.read(kind, value, name)
+                if (cls.kind, name) in _FIELD_RULES:
+                    _FIELD_RULES[cls.kind, name](clean[name])
+                if kind in _MARKUP_INPUTS and not lookup.unfiltered_html:
+                    clean[name] = sanitize(name, clean[name], title=kind is Input.NAME)
         except _Invalid as bad:
             problems[name] = bad.why
             if bad.code:
@@ -361,6 +372,22 @@ def _empty_link(value: object) -> bool:
         return all(_empty_link(item) for item in value)
     return False
 
+
+#: WordPress's ``is_email``, in one expression: a local part of the characters it allows, an
+#: ``@``, and a domain of at least two dot-separated labels.
+_EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+
+
+def _email(value: str) -> None:
+    if value and not _EMAIL.fullmatch(value):
+        raise _Invalid("send an email address such as 'info@example.org', or '' to clear it")
+
+
+#: Checks of one field of one kind beyond its input kind's.
+_FIELD_RULES: dict[tuple[Kind, str], Callable[[Any], None]] = {("organizer", "email"): _email}
+
+#: Input kinds whose text may hold HTML to sanitise.
+_MARKUP_INPUTS = frozenset({Input.NAME, Input.TEXT})
 
 #: How each input kind is read (built once: bulk loads read millions of values).
 _READERS: dict[Input, Callable[[_Reader, object, str], Any]] = {

@@ -144,7 +144,7 @@ class Wire:
         if event.locked:
             self._blank(data)
         elif single and not event.password:  # a protected event has no JSON-LD (fact sheet 4.1)
-            data["json_ld"] = self._event_json_ld(event, related, permalink)
+            data["json_ld"] = _script_safe(self._event_json_ld(event, related, permalink))
         return data
 
     @staticmethod
@@ -189,7 +189,7 @@ class Wire:
             }
         )
         if single:
-            data["json_ld"] = self._place_json_ld(venue)
+            data["json_ld"] = _script_safe(self._place_json_ld(venue))
         data = {k: v for k, v in data.items() if v not in ("", "0", False, [], 0, None)}
         data.update(
             {
@@ -216,7 +216,7 @@ class Wire:
             }
         )
         if single:
-            data["json_ld"] = self._person_json_ld(organizer)
+            data["json_ld"] = _script_safe(self._person_json_ld(organizer))
         data.update(self._global(organizer.id))
         return {k: v for k, v in data.items() if v not in ("", "0", False, [], 0, None)}
 
@@ -298,7 +298,7 @@ class Wire:
     def _place_json_ld(self, venue: Venue) -> dict[str, Any]:
         data: dict[str, Any] = {
             "@type": "Place",
-            "name": venue.venue,
+            "name": html.escape(venue.venue, quote=False),
             "description": _escaped_paragraph(venue.excerpt or venue.description),
             "url": "",
         }
@@ -318,7 +318,7 @@ class Wire:
     def _person_json_ld(self, organizer: Organizer) -> dict[str, Any]:
         return {
             "@type": "Person",
-            "name": organizer.organizer,
+            "name": html.escape(organizer.organizer, quote=False),
             "description": _escaped_paragraph(organizer.excerpt or organizer.description),
             "url": organizer.website,
             "telephone": organizer.phone,
@@ -332,7 +332,7 @@ class Wire:
         data: dict[str, Any] = {
             "@context": "http://schema.org",
             "@type": "Event",
-            "name": name,
+            "name": html.escape(name, quote=False),
             "description": _escaped_paragraph(event.excerpt or event.description),
         }
         if event.image:
@@ -378,6 +378,19 @@ class Wire:
         bare = attrs.evolve(event.cost_details, currency_symbol="")
         price = format_cost(event.cost, bare, default_symbol="")
         return "0" if price == FREE else price
+
+
+def _script_safe(data: Any) -> Any:
+    """JSON-LD that can go inside a ``<script>`` element as it is: no ``<`` or ``>`` in any
+    value (names and descriptions are HTML-escaped already; this covers every other text), so
+    no stored ``</script>`` can close the element."""
+    if isinstance(data, str):
+        return data.replace("<", "&lt;").replace(">", "&gt;")
+    if isinstance(data, dict):
+        return {k: _script_safe(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_script_safe(v) for v in data]
+    return data
 
 
 def _json_ld_link(permalink: str) -> str:
