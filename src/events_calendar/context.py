@@ -98,11 +98,16 @@ class Context:
         return self.clock.now().replace(microsecond=0)
 
     def exists(self, kind: Kind, record_id: int) -> bool:
+        """Whether a record of ``kind`` with that id exists and the caller may read it: a
+        write may link only what its author could read (a contributor linking someone's
+        draft organizer by id is told there is none, as for an unknown id)."""
         if not 0 < record_id <= MAX_INT:
             return False
-        if kind in ("event", "venue", "organizer"):
-            return self.backend.post_kind(record_id) == kind
-        return bool(self.backend.get_many(RECORD_CLASSES[kind], [record_id]))
+        found = self.backend.get_many(RECORD_CLASSES[kind], [record_id]).get(record_id)
+        if found is None:
+            return False
+        author, status = getattr(found, "author", 0), getattr(found, "status", None)
+        return status is None or self.actor.can_read(author, status)
 
     def user_exists(self, user_id: int) -> bool:
         return self.backend.get_user(user_id) is not None

@@ -242,10 +242,16 @@ def _term_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | N
     return frozenset(ids)
 
 
-def _event_id(backend: Storage, value: object) -> int:
+def _event_id(backend: Storage, value: object, actor: Actor | None = None) -> int:
+    """An event id a filter names: one the caller may read in full (an event they may not
+    read is answered as an unknown id, so the filter cannot tell its terms or links)."""
     number = as_int(value)
     if number is None or number < 1 or backend.post_kind(number) != "event":
         raise _Bad("send the id of an existing event")
+    if actor is not None:
+        event = backend.get_many(Event, [number])[number]
+        if not actor.can_read_event(event.author, event.status, password=event.password):
+            raise _Bad("send the id of an existing event")
     return number
 
 
@@ -336,9 +342,13 @@ def event_filter(
         include=include,
         post_parent=problems.check(
             "post_parent",
-            lambda: None if query.post_parent is None else _event_id(backend, query.post_parent),
+            lambda: (
+                None if query.post_parent is None else _event_id(backend, query.post_parent, actor)
+            ),
         ),
         private_author=actor.private_author,
+        unpublished_author=actor.unpublished_author,
+        locked_search_in_title=not actor.system,
         order_by_date=include is not None,
         offset=page.offset,
         limit=page.per_page,
@@ -381,16 +391,21 @@ def linked_filter(
         statuses=statuses,
         search=problems.check("search", lambda: _linked_search(query.search)) or (),
         event_id=problems.check(
-            "event", lambda: None if query.event is None else _event_id(backend, query.event)
+            "event",
+            lambda: None if query.event is None else _event_id(backend, query.event, actor),
         ),
         has_events=None if query.has_events is None else is_truthy(query.has_events),
-        has_events_statuses=_HAS_EVENTS_STATUSES,
+        # Others' private events make no venue "have events" for a caller who cannot read them.
+        has_events_statuses=_HAS_EVENTS_STATUSES
+        if actor.is_editor
+        else _HAS_EVENTS_STATUSES - {Status.PRIVATE},
         ids=(
             _with_upcoming(kind, backend, statuses, actor, settings, now)
             if is_truthy(query.only_with_upcoming)
             else None
         ),
         private_author=actor.private_author,
+        unpublished_author=actor.unpublished_author,
         offset=page.offset,
         limit=page.per_page,
     )
@@ -419,6 +434,7 @@ def _with_upcoming(
         statuses=statuses,
         exclude_hidden=False,
         private_author=actor.private_author,
+        unpublished_author=actor.unpublished_author,
         limit=settings.per_page,
     )
     events, _ = backend.query(Event, upcoming, count=False)
@@ -442,8 +458,10 @@ def term_filter(
     query: TermQuery,
     backend: Storage,
     settings: Settings,
+    actor: Actor | None = None,
 ) -> TermFilter:
-    """Normalise a category or tag list query (interface section 4.4)."""
+    """Normalise a category or tag list query (interface section 4.4); ``event`` (``post``)
+    must name an event ``actor`` may read (``None``: full access)."""
     problems = _Problems()
     page = paging(query.page, query.per_page, settings, problems)
     include = problems.check("include", lambda: _existing_ids(backend, kind, query.include))
@@ -466,7 +484,8 @@ def term_filter(
         if kind == "category"
         else None,  # tags are flat: WordPress ignores ``parent`` for them (tlist_parent)
         post=problems.check(
-            post_name, lambda: None if post_value is None else _event_id(backend, post_value)
+            post_name,
+            lambda: None if post_value is None else _event_id(backend, post_value, actor),
         ),
         slug=problems.check("slug", lambda: _nonempty(query.slug)),
         offset=page.offset,

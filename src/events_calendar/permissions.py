@@ -123,6 +123,17 @@ class Actor:
         return LISTABLE_STATUSES if self.may_filter_status else frozenset({Status.PUBLISH})
 
     @property
+    def unpublished_author(self) -> int | None:
+        """The list form of ``can_read``: non-editors see records in any status but
+        ``publish`` only when they wrote them; ``None`` means no restriction."""
+        return None if self.is_editor else self.user_id
+
+    def can_read_event(self, author: int, status: Status, *, password: str) -> bool:
+        """Whether the caller may see an event's content in full: readable, and not hidden
+        behind a password (only the full-access actor reads those without it)."""
+        return self.can_read(author, status) and (not password or self.system)
+
+    @property
     def private_author(self) -> int | None:
         """Non-editors see only their own private records; ``None`` means no restriction."""
         return None if self.is_editor else self.user_id

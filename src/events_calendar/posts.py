@@ -307,8 +307,12 @@ class LinkedCollection(PostCollection[P]):
         name = clean[title]
         same = backend.get_many(self._cls, backend.find_names(self.kind, [name]).get(name, []))
         for record in same.values():
-            if record.status != Status.TRASH and all(
-                getattr(record, field, _ABSENT) == value for field, value in compared.items()
+            if (
+                record.status != Status.TRASH
+                and self._ctx.actor.can_read(record.author, record.status)
+                and all(
+                    getattr(record, field, _ABSENT) == value for field, value in compared.items()
+                )
             ):
                 return record
         return self._insert(dict(clean))

@@ -103,7 +103,7 @@ class TermCollection(Generic[T]):
         """One page of terms (interface section 4.4); a page past the end is empty."""
         ctx = self._ctx
         query = query or TermQuery(**params)
-        flt = term_filter(self.kind, query, ctx.backend, ctx.settings)
+        flt = term_filter(self.kind, query, ctx.backend, ctx.settings, ctx.actor)
         items, total = ctx.backend.query(self._cls, flt)
         return Page.of(items, total or 0, flt)
 
