@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
 from .backends import default_url
@@ -18,6 +18,9 @@ from .calendar import Calendar, connect
 from .errors import CalendarError, StorageUnavailable
 from .settings import Settings
 from .statuses import Role
+
+if TYPE_CHECKING:
+    from .http.limits import HttpLimits
 
 __all__ = ["main"]
 
@@ -63,6 +66,28 @@ def _settings(args: argparse.Namespace) -> Settings:
         raise _Fail(str(error)) from None
 
 
+def _limits(args: argparse.Namespace) -> HttpLimits:
+    from .http.limits import HttpLimits
+    from .http.throttle import SignInLimits
+
+    def given(**options: Any) -> dict[str, Any]:
+        return {k: v for k, v in options.items() if v is not None}
+
+    try:
+        return HttpLimits(
+            **given(max_body=args.max_body, max_url=args.max_url),
+            sign_ins=SignInLimits(
+                **given(
+                    per_address=args.sign_in_failures_per_address,
+                    per_login=args.sign_in_failures_per_login,
+                    window=args.sign_in_window,
+                )
+            ),
+        )
+    except ValueError as error:
+        raise _Fail(str(error)) from None
+
+
 def _serve(args: argparse.Namespace) -> None:
     try:
         import uvicorn
@@ -73,9 +98,10 @@ def _serve(args: argparse.Namespace) -> None:
             "the HTTP server needs the 'http' extra: pip install 'events-calendar[http]'"
         ) from None
     settings = _settings(args)
+    limits = _limits(args)
     url = args.db or default_url()
     _open(url, settings).close()  # fail fast, with one line, on a bad database or zone
-    os.environ.update(server.environment(url, settings, args.base_path, args.vendor))
+    os.environ.update(server.environment(url, settings, args.base_path, args.vendor, limits))
     base = f"http://{args.host}:{args.port}{args.base_path.rstrip('/')}/{args.vendor}/events/v1"
     print(f"Serving {url} at {base}/", flush=True)
     print(f"  curl {base}/events", flush=True)
@@ -162,6 +188,37 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--base-path", default="/wp-json")
     serve.add_argument("--vendor", default="tribe")
     serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument(
+        "--max-body",
+        type=int,
+        metavar="BYTES",
+        help="largest request body; larger ones get 413 unread (default: 4 MiB)",
+    )
+    serve.add_argument(
+        "--max-url",
+        type=int,
+        metavar="BYTES",
+        help="longest URL (path and query); longer ones get 414 (default: 8 KiB)",
+    )
+    serve.add_argument(
+        "--sign-in-failures-per-address",
+        type=int,
+        metavar="N",
+        help="failed sign-ins a client address may make per window before 429 (default: 20)",
+    )
+    serve.add_argument(
+        "--sign-in-failures-per-login",
+        type=int,
+        metavar="N",
+        help="failed sign-ins at one login per window before 429, except from addresses "
+        "it signed in from (default: 10)",
+    )
+    serve.add_argument(
+        "--sign-in-window",
+        type=float,
+        metavar="SECONDS",
+        help="the sliding window failed sign-ins are counted in (default: 60)",
+    )
     serve.set_defaults(run=_serve)
 
     users = commands.add_parser("users", help="manage users and their secrets")

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["as_bool", "as_id_list", "as_int", "as_list", "is_truthy"]
+__all__ = ["MAX_INT", "as_bool", "as_id_list", "as_int", "as_list", "clean_text", "is_truthy"]
+
+#: The largest integer every backend stores (a signed 64-bit integer): ids, pages and counts
+#: past it name nothing, and are read as "not a number" rather than overflowing a database.
+MAX_INT = 2**63 - 1
 
 _TRUE = frozenset({"1", "true", "yes", "on", "y"})
 _FALSE = frozenset({"0", "false", "no", "off", "n", ""})
@@ -44,12 +48,25 @@ def as_int(value: object) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value
+        return value if -MAX_INT <= value <= MAX_INT else None
     if isinstance(value, str):
         text = value.strip()
-        if text.lstrip("+-").isdigit():
-            return int(text)
+        digits = text.lstrip("+-")
+        if digits.isdigit() and len(digits) <= 19:  # longer cannot fit, and int() is slow
+            return as_int(int(text))
     return None
+
+
+def clean_text(value: str) -> bool:
+    """Whether ``value`` is text every backend can store and every client can read: UTF-8
+    encodable (no lone surrogates from a JSON ``"\\ud800"``) and without NUL characters."""
+    if "\x00" in value:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def as_list(value: object) -> list[object] | None:

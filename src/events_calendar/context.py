@@ -8,6 +8,7 @@ from typing import TypeVar
 import attrs
 
 from .caching import GenerationCache
+from .coerce import MAX_INT
 from .dates import Clock, resolve_zone
 from .errors import Forbidden, NotFound, WrongKind
 from .permissions import Actor
@@ -40,6 +41,10 @@ class _RememberingLookup:
 
     def now(self) -> datetime:
         return self._now
+
+    @property
+    def unfiltered_html(self) -> bool:
+        return self._context.unfiltered_html
 
     def exists(self, kind: Kind, record_id: int) -> bool:
         key = (kind, record_id)
@@ -83,15 +88,26 @@ class Context:
         return attrs.evolve(self, actor=actor)
 
     # -- the validation.Lookup protocol --------------------------------------------------
+    @property
+    def unfiltered_html(self) -> bool:
+        return self.actor.unfiltered_html
+
     def now(self) -> datetime:
         """The clock's instant to the second: stored dates have no fractions (as the
         reference's), so every backend orders them alike."""
         return self.clock.now().replace(microsecond=0)
 
     def exists(self, kind: Kind, record_id: int) -> bool:
-        if kind in ("event", "venue", "organizer"):
-            return self.backend.post_kind(record_id) == kind
-        return bool(self.backend.get_many(RECORD_CLASSES[kind], [record_id]))
+        """Whether a record of ``kind`` with that id exists and the caller may read it: a
+        write may link only what its author could read (a contributor linking someone's
+        draft organizer by id is told there is none, as for an unknown id)."""
+        if not 0 < record_id <= MAX_INT:
+            return False
+        found = self.backend.get_many(RECORD_CLASSES[kind], [record_id]).get(record_id)
+        if found is None:
+            return False
+        author, status = getattr(found, "author", 0), getattr(found, "status", None)
+        return status is None or self.actor.can_read(author, status)
 
     def user_exists(self, user_id: int) -> bool:
         return self.backend.get_user(user_id) is not None
@@ -109,14 +125,15 @@ class Context:
 
     def load(self, cls: type[R], record_id: int) -> R:
         """The record of that class with that id, or the reference's not-found error."""
-        found = self.backend.get_many(cls, [record_id]).get(record_id)
+        fits = 0 <= record_id <= MAX_INT  # a larger id names nothing (and overflows SQL)
+        found = self.backend.get_many(cls, [record_id]).get(record_id) if fits else None
         if found is not None:
             return found
         kind = cls.kind
         # The reference validates ids before its handlers run, so an unknown id (0 included)
         # or another kind's id is a 400 ``rest_invalid_param``.
         if kind == "event":
-            if self.backend.post_kind(record_id) is not None:
+            if fits and self.backend.post_kind(record_id) is not None:
                 raise WrongKind(
                     "The specified ID is not a valid event.",
                     code="rest_invalid_param",

@@ -275,6 +275,7 @@ class EventCollection(PostCollection[Event]):
                     {f"rows[{number}].{name}": why for name, why in bad.fields.items()}
                 ) from None
             self._author(clean.get("author"))  # may the caller name this author?
+            self._status(clean.get("status"))  # and ask for this status?
             cleaned.append(clean)
         ids: _Ids = []
         total, size = len(cleaned), ctx.settings.bulk_batch_size

@@ -18,6 +18,7 @@ from typing import Literal
 from .coerce import as_id_list, as_int, as_list, is_truthy
 from .dates import default_window, query_bound
 from .listing_common import (
+    MAX_SEARCH_WORDS,
     Bad,
     Paging,
     Problems,
@@ -84,7 +85,7 @@ def _event_search(value: object) -> tuple[str, ...]:
             continue
         if fold(term) not in _STOPWORDS:
             terms.append(fold(term))
-    if not terms or len(terms) > 9:
+    if not terms or len(terms) > MAX_SEARCH_WORDS:
         terms = [fold(text.strip())]
     return tuple(dict.fromkeys(terms))
 
@@ -191,9 +192,13 @@ def event_filter(
         include=include,
         post_parent=problems.check(
             "post_parent",
-            lambda: None if query.post_parent is None else event_id(backend, query.post_parent),
+            lambda: (
+                None if query.post_parent is None else event_id(backend, query.post_parent, actor)
+            ),
         ),
         private_author=actor.private_author,
+        unpublished_author=actor.unpublished_author,
+        locked_search_in_title=not actor.system,
         order_by_date=include is not None,
         offset=page.offset,
         limit=page.per_page,

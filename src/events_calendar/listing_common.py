@@ -14,10 +14,10 @@ from typing import Any
 
 import attrs
 
-from .coerce import as_bool, as_id_list, as_int, as_list
+from .coerce import MAX_INT, as_bool, as_id_list, as_int, as_list, clean_text
 from .errors import InvalidParameter
 from .permissions import Actor
-from .records import RECORD_CLASSES, Kind
+from .records import RECORD_CLASSES, Event, Kind
 from .settings import Settings
 from .statuses import Status
 from .storage import Storage
@@ -86,7 +86,11 @@ def paging(page: object, per_page: object, settings: Settings, problems: Problem
         "per_page",
         lambda: settings.per_page if per_page is None else _positive(per_page, "records"),
     )
-    return Paging(got_page or 1, min(got_per_page or settings.per_page, settings.max_per_page))
+    size = min(got_per_page or settings.per_page, settings.max_per_page)
+    if got_page is not None and got_page * size > MAX_INT:  # its offset names no record
+        problems.check("page", lambda: _positive(None, f"pages up to {MAX_INT // size}"))
+        got_page = None
+    return Paging(got_page or 1, size)
 
 
 def read_statuses(value: object, actor: Actor) -> frozenset[Status]:
@@ -111,9 +115,21 @@ def read_statuses(value: object, actor: Actor) -> frozenset[Status]:
     return frozenset(found)
 
 
+#: The longest search text, for every kind: a search is a few words, and each extra word or
+#: character costs every row a comparison (a 60 KB search used to burn 1.4 s of CPU).
+MAX_SEARCH_LENGTH = 500
+#: The most words a search is split into; past it the whole text is one term, as WordPress
+#: does for events (``parse_search``'s nine terms), for venues and organizers too.
+MAX_SEARCH_WORDS = 9
+
+
 def search_text(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise Bad("send a non-empty search text")
+    if len(value) > MAX_SEARCH_LENGTH:
+        raise Bad(f"send a search text of at most {MAX_SEARCH_LENGTH} characters")
+    if not clean_text(value):
+        raise Bad("send a search text without NUL characters")
     return value
 
 
@@ -130,10 +146,16 @@ def existing_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] 
     return frozenset(ids)
 
 
-def event_id(backend: Storage, value: object) -> int:
+def event_id(backend: Storage, value: object, actor: Actor | None = None) -> int:
+    """An event id a filter names: one the caller may read in full (an event they may not
+    read is answered as an unknown id, so the filter cannot tell its terms or links)."""
     number = as_int(value)
     if number is None or number < 1 or backend.post_kind(number) != "event":
         raise Bad("send the id of an existing event")
+    if actor is not None:
+        event = backend.get_many(Event, [number])[number]
+        if not actor.can_read_event(event.author, event.status, password=event.password):
+            raise Bad("send the id of an existing event")
     return number
 
 

@@ -7,7 +7,15 @@ from datetime import datetime
 from typing import Literal
 
 from .coerce import is_truthy
-from .listing_common import Bad, Problems, event_id, paging, read_statuses, search_text
+from .listing_common import (
+    MAX_SEARCH_WORDS,
+    Bad,
+    Problems,
+    event_id,
+    paging,
+    read_statuses,
+    search_text,
+)
 from .permissions import Actor
 from .queries import EventFilter, LinkedFilter, LinkedQuery, fold
 from .records import Event
@@ -33,6 +41,8 @@ def _linked_search(value: object) -> tuple[str, ...]:
     words = tuple(dict.fromkeys(fold(w) for w in _LINKED_SEARCH_WORD.findall(search_text(value))))
     if not words:
         raise Bad("send a search text with at least one letter or digit")
+    if len(words) > MAX_SEARCH_WORDS:
+        return (fold(str(value).strip()),)
     return words
 
 
@@ -52,16 +62,21 @@ def linked_filter(
         statuses=statuses,
         search=problems.check("search", lambda: _linked_search(query.search)) or (),
         event_id=problems.check(
-            "event", lambda: None if query.event is None else event_id(backend, query.event)
+            "event",
+            lambda: None if query.event is None else event_id(backend, query.event, actor),
         ),
         has_events=None if query.has_events is None else is_truthy(query.has_events),
-        has_events_statuses=_HAS_EVENTS_STATUSES,
+        # Others' private events make no venue "have events" for a caller who cannot read them.
+        has_events_statuses=_HAS_EVENTS_STATUSES
+        if actor.is_editor
+        else _HAS_EVENTS_STATUSES - {Status.PRIVATE},
         ids=(
             _with_upcoming(kind, backend, statuses, actor, settings, now)
             if is_truthy(query.only_with_upcoming)
             else None
         ),
         private_author=actor.private_author,
+        unpublished_author=actor.unpublished_author,
         offset=page.offset,
         limit=page.per_page,
     )
@@ -90,6 +105,7 @@ def _with_upcoming(
         statuses=statuses,
         exclude_hidden=False,
         private_author=actor.private_author,
+        unpublished_author=actor.unpublished_author,
         limit=settings.per_page,
     )
     events, _ = backend.query(Event, upcoming, count=False)

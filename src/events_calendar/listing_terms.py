@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .coerce import as_id_list, as_int
-from .listing_common import Bad, Problems, event_id, existing_ids, flag, paging
+from .coerce import as_id_list, as_int, clean_text
+from .listing_common import Bad, Problems, event_id, existing_ids, flag, paging, search_text
+from .permissions import Actor
 from .queries import TermFilter, TermOrder, TermQuery
 from .records import RECORD_CLASSES, Kind
 from .settings import Settings
@@ -30,15 +31,19 @@ def term_filter(
     query: TermQuery,
     backend: Storage,
     settings: Settings,
+    actor: Actor | None = None,
 ) -> TermFilter:
-    """Normalise a category or tag list query (interface section 4.4)."""
+    """Normalise a category or tag list query (interface section 4.4); ``event`` (``post``)
+    must name an event ``actor`` may read (``None``: full access)."""
     problems = Problems()
     page = paging(query.page, query.per_page, settings, problems)
     include = problems.check("include", lambda: existing_ids(backend, kind, query.include))
     post_value = query.event if query.event is not None else query.post
     post_name = "event" if query.event is not None else "post"
     flt = TermFilter(
-        search=problems.check("search", lambda: _nonempty(query.search)),
+        search=problems.check(
+            "search", lambda: None if query.search is None else search_text(query.search).strip()
+        ),
         include=include,
         include_order=tuple(as_id_list(query.include) or ()) if include else (),
         exclude=problems.check("exclude", lambda: existing_ids(backend, kind, query.exclude))
@@ -52,7 +57,8 @@ def term_filter(
         if kind == "category"
         else None,  # tags are flat: WordPress ignores ``parent`` for them (tlist_parent)
         post=problems.check(
-            post_name, lambda: None if post_value is None else event_id(backend, post_value)
+            post_name,
+            lambda: None if post_value is None else event_id(backend, post_value, actor),
         ),
         slug=problems.check("slug", lambda: _nonempty(query.slug)),
         offset=page.offset,
@@ -67,6 +73,8 @@ def _nonempty(value: object) -> str | None:
         return None
     if not isinstance(value, str) or not value.strip():
         raise Bad("send a non-empty text")
+    if not clean_text(value):
+        raise Bad("send a text without NUL characters")
     return value.strip()
 
 

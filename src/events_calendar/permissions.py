@@ -67,6 +67,12 @@ class Actor:
             return self._role_at_least(Role.EDITOR)
         return self._role_at_least(Role.CONTRIBUTOR)
 
+    @property
+    def unfiltered_html(self) -> bool:
+        """Whether the caller's text keeps any HTML (WordPress's ``unfiltered_html``:
+        administrators and editors); others' markup is sanitised (``markup.sanitize``)."""
+        return self.is_editor
+
     def can_publish(self) -> bool:
         return self._role_at_least(Role.AUTHOR)
 
@@ -90,6 +96,14 @@ class Actor:
             return True
         return self._owns(author) and self._role_at_least(Role.CONTRIBUTOR)
 
+    def may_request(self, status: Status | None) -> bool:
+        """Whether the caller may ask for ``status`` on a record they create or edit.
+
+        Callers who may not publish may not make a record private or trash it by its status
+        either (WordPress's ``rest_cannot_publish``); they delete their drafts instead.
+        """
+        return self.can_publish() or status not in (Status.PRIVATE, Status.TRASH)
+
     def scale_status(self, requested: Status | None) -> Status:
         """The status a new record really gets (the reference's ``scale_back_post_status``)."""
         if self.can_publish():
@@ -107,6 +121,17 @@ class Actor:
     def default_statuses(self) -> frozenset[Status]:
         """What a list shows when no status is asked for."""
         return LISTABLE_STATUSES if self.may_filter_status else frozenset({Status.PUBLISH})
+
+    @property
+    def unpublished_author(self) -> int | None:
+        """The list form of ``can_read``: non-editors see records in any status but
+        ``publish`` only when they wrote them; ``None`` means no restriction."""
+        return None if self.is_editor else self.user_id
+
+    def can_read_event(self, author: int, status: Status, *, password: str) -> bool:
+        """Whether the caller may see an event's content in full: readable, and not hidden
+        behind a password (only the full-access actor reads those without it)."""
+        return self.can_read(author, status) and (not password or self.system)
 
     @property
     def private_author(self) -> int | None:

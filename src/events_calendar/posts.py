@@ -13,8 +13,9 @@ from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
+from .coerce import MAX_INT, clean_text
 from .context import Context, error_code
-from .errors import Forbidden, InTrash, NotFound, PageNotFound
+from .errors import Forbidden, InTrash, InvalidParameter, NotFound, PageNotFound
 from .listing import linked_filter
 from .lookups import free_slug, linking_events, slug_taken
 from .queries import LinkedQuery, Page
@@ -43,6 +44,8 @@ class PostCollection(Generic[P]):
         ``edit`` asks for the record in order to edit it (the reference's ``context=edit``):
         a caller who may edit a password-protected event then needs no password.
         """
+        if password is not None and (not isinstance(password, str) or not clean_text(password)):
+            raise InvalidParameter.one("password", "send the password as one text")
         record = self._load(record_id)
         self._check_readable(record, password, edit=edit)
         return record
@@ -61,7 +64,7 @@ class PostCollection(Generic[P]):
         a new record to take.
         """
         backend = self._ctx.backend
-        for candidate in dict.fromkeys((slug, slug.strip().lower())):
+        for candidate in dict.fromkeys((slug, slug.strip().lower()) if clean_text(slug) else ()):
             found = backend.find_slug(self.kind, candidate)
             if found is not None and (
                 slug_taken(backend, self.kind, candidate) or not self._in_trash(found)
@@ -96,8 +99,8 @@ class PostCollection(Generic[P]):
         is none. Never raises: it answers what the reference's ``Allow`` header reports
         (evupd_unknown: only ``GET`` for an unknown id)."""
         actor, backend = self._ctx.actor, self._ctx.backend
-        if not actor.can_create(self.kind):  # anonymous callers and subscribers edit nothing
-            return False
+        if not actor.can_create(self.kind) or not 0 < record_id <= MAX_INT:
+            return False  # anonymous callers and subscribers edit nothing; no such id
         record = backend.get_many(self._cls, [record_id]).get(record_id)
         return record is not None and actor.can_edit(record.kind, record.author, record.status)
 
@@ -135,7 +138,7 @@ class PostCollection(Generic[P]):
         ctx = self._ctx
         now = ctx.now().astimezone(ctx.zone)
         fields = self._prepare(dict(clean), None)
-        fields["status"] = ctx.actor.scale_status(clean.get("status"))
+        fields["status"] = self._status(clean.get("status"))
         fields["author"] = self._author(clean.get("author"))
         fields.setdefault("date", now)
         # A new record was last modified when it was published: a given publication date is
@@ -161,7 +164,7 @@ class PostCollection(Generic[P]):
             current = self._load_for_write(record_id)
             fields = self._prepare(clean, current)
             if "status" in clean:
-                fields["status"] = ctx.actor.scale_status(clean["status"])
+                fields["status"] = self._status(clean["status"])
             if "author" in clean:
                 fields["author"] = self._author(clean["author"])
             if "slug" in clean and clean["slug"] != current.slug:
@@ -233,6 +236,20 @@ class PostCollection(Generic[P]):
         return self._ctx.zone
 
     # -- helpers ---------------------------------------------------------------------------
+    def _status(self, requested: Status | None) -> Status:
+        """The status a write really sets: refused when the caller may not ask for it (a
+        contributor asking for ``private`` or ``trash``), scaled back when they may not
+        publish (``publish`` becomes ``pending``)."""
+        actor = self._ctx.actor
+        if not actor.may_request(requested):
+            assert requested is not None  # every caller may leave the status out
+            raise Forbidden(
+                f"Sorry, you are not allowed to make {self.kind}s {requested.value}.",
+                code="rest_cannot_publish",
+                anonymous=actor.anonymous,
+            )
+        return actor.scale_status(requested)
+
     def _author(self, requested: int | None) -> int:
         actor = self._ctx.actor
         if requested is None or requested == actor.user_id:
@@ -291,8 +308,12 @@ class LinkedCollection(PostCollection[P]):
         name = clean[title]
         same = backend.get_many(self._cls, backend.find_names(self.kind, [name]).get(name, []))
         for record in same.values():
-            if record.status != Status.TRASH and all(
-                getattr(record, field, _ABSENT) == value for field, value in compared.items()
+            if (
+                record.status != Status.TRASH
+                and self._ctx.actor.can_read(record.author, record.status)
+                and all(
+                    getattr(record, field, _ABSENT) == value for field, value in compared.items()
+                )
             ):
                 return record
         return self._insert(dict(clean))

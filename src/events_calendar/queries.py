@@ -159,6 +159,12 @@ class EventFilter:
     exclude_hidden: bool = True
     #: When set, private events of other authors are invisible (non-editors).
     private_author: int | None = None
+    #: When set, events in any status but ``publish`` match only if this user wrote them
+    #: (``Actor.can_read`` for lists: non-editors never list others' drafts or trash).
+    unpublished_author: int | None = None
+    #: A password-protected event matches ``search`` by its title only: its other text is
+    #: hidden from this caller, so it must not answer guesses about it.
+    locked_search_in_title: bool = False
     order_by_date: bool = False
     offset: int = 0
     #: At most this many records from ``offset`` on; ``None``: all of them.
@@ -171,6 +177,8 @@ class EventFilter:
         and the differential tests hold them to this.
         """
         if event.status not in self.statuses or not _own_private(event, self.private_author):
+            return False
+        if not _own_unpublished(event, self.unpublished_author):
             return False
         if self.exclude_hidden and event.hide_from_listings:
             return False
@@ -198,7 +206,9 @@ class EventFilter:
             if ids is not None and not ids.intersection(linked):
                 return False
         if self.search:
-            text = fold("\n".join(str(getattr(event, f)) for f in EVENT_SEARCH_FIELDS))
+            locked = self.locked_search_in_title and event.password
+            fields = ("title",) if locked else EVENT_SEARCH_FIELDS
+            text = fold("\n".join(str(getattr(event, f)) for f in fields))
             return all(word in text for word in self.search)
         return True
 
@@ -227,12 +237,16 @@ class LinkedFilter:
     #: upcoming events link to); ``None`` means no restriction.
     ids: frozenset[int] | None = None
     private_author: int | None = None
+    #: As ``EventFilter.unpublished_author``: others' unpublished records are left out.
+    unpublished_author: int | None = None
     offset: int = 0
     limit: int | None = 10
 
     def matches(self, record: Venue | Organizer, *, events: Collection[Event]) -> bool:
         """Whether ``record`` is in this list, given the events that link to it."""
         if record.status not in self.statuses or not _own_private(record, self.private_author):
+            return False
+        if not _own_unpublished(record, self.unpublished_author):
             return False
         if self.event_id is not None and not any(e.id == self.event_id for e in events):
             return False
@@ -320,6 +334,11 @@ def _own_private(record: Event | Venue | Organizer, private_author: int | None) 
     return (
         private_author is None or record.status != Status.PRIVATE or record.author == private_author
     )
+
+
+def _own_unpublished(record: Event | Venue | Organizer, author: int | None) -> bool:
+    """Unpublished records are visible only to their author when ``author`` is set."""
+    return author is None or record.status == Status.PUBLISH or record.author == author
 
 
 def _any_field_has_all(record: Venue | Organizer, words: tuple[str, ...]) -> bool:

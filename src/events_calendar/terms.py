@@ -11,6 +11,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
+from .coerce import MAX_INT
 from .context import Context
 from .errors import InvalidParameter, NotFound, TermExists
 from .listing import term_filter
@@ -56,7 +57,11 @@ class TermCollection(Generic[T]):
 
     def get(self, term_id: int) -> T:
         """The term with that id (terms are public)."""
-        found = self._ctx.backend.get_many(self._cls, [term_id]).get(term_id)
+        found = (
+            self._ctx.backend.get_many(self._cls, [term_id]).get(term_id)
+            if 0 <= term_id <= MAX_INT
+            else None
+        )
         if found is None:
             raise NotFound(
                 f"There is no {self.kind} with ID {term_id}.",
@@ -98,7 +103,7 @@ class TermCollection(Generic[T]):
         """One page of terms (interface section 4.4); a page past the end is empty."""
         ctx = self._ctx
         query = query or TermQuery(**params)
-        flt = term_filter(self.kind, query, ctx.backend, ctx.settings)
+        flt = term_filter(self.kind, query, ctx.backend, ctx.settings, ctx.actor)
         items, total = ctx.backend.query(self._cls, flt)
         return Page.of(items, total or 0, flt)
 

@@ -11,15 +11,17 @@ data come back as plain values for the calendar to resolve inside its transactio
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timezone, tzinfo
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from .coerce import as_bool, as_int, as_list
+from .coerce import as_bool, as_int, as_list, clean_text
 from .cost import parse_cost
 from .dates import parse_datetime, resolve_zone, zone_name
 from .errors import InvalidParameter, MissingParameter
+from .markup import sanitize
 from .records import Input, Kind, Organizer, Record, Venue, input_fields
 from .slugs import slugify
 from .statuses import Status
@@ -46,6 +48,11 @@ class Lookup(Protocol):
     def exists(self, kind: Kind, record_id: int) -> bool: ...
 
     def user_exists(self, user_id: int) -> bool: ...
+
+    @property
+    def unfiltered_html(self) -> bool:
+        """Whether text keeps any HTML; otherwise ``markup.sanitize`` cleans it."""
+        ...
 
 
 class _Invalid(Exception):
@@ -103,6 +110,8 @@ def read_input(
             problems["timezone"] = bad.why
     utc_date: datetime | None = None
     for name, value in data.items():
+        if not _clean(value):
+            problems[name] = "send valid text: no NUL characters and no lone surrogates"
         if name in clean or name in problems:
             continue
         kind = fields[name].input if name in fields else Input.DATETIME
@@ -111,6 +120,10 @@ def read_input(
                 utc_date = reader.utc_time(value, name)
             else:
                 clean[name] = reader.read(kind, value, name)
+                if (cls.kind, name) in _FIELD_RULES:
+                    _FIELD_RULES[cls.kind, name](clean[name])
+                if kind in _MARKUP_INPUTS and not lookup.unfiltered_html:
+                    clean[name] = sanitize(name, clean[name], title=kind is Input.NAME)
         except _Invalid as bad:
             problems[name] = bad.why
             if bad.code:
@@ -265,6 +278,8 @@ class _Reader:
             if isinstance(item, bool) or not isinstance(item, int | str):
                 raise _Invalid(f"send a list of {kind} ids, names or slugs, not {item!r}")
             number = as_int(item)
+            if number is None and str(item).strip().lstrip("+-").isdigit():
+                raise _Invalid(f"there is no {kind} with id {item}; send an existing id")
             if number is not None:
                 if not self.lookup.exists(kind, number):
                     raise _Invalid(f"there is no {kind} with id {number}; send an existing id")
@@ -315,6 +330,23 @@ class _Reader:
         return number
 
 
+def _clean(value: object) -> bool:
+    """Whether every text in ``value`` (a text, or lists and objects of them) is
+    ``coerce.clean_text``: storable by every backend and presentable as JSON."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not clean_text(item):
+                return False
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return True
+
+
 def _public_host(host: str) -> bool:
     """Whether visitors can load a URL on that host: not ``localhost``, not a loopback,
     private, link-local or reserved address.
@@ -340,6 +372,22 @@ def _empty_link(value: object) -> bool:
         return all(_empty_link(item) for item in value)
     return False
 
+
+#: WordPress's ``is_email``, in one expression: a local part of the characters it allows, an
+#: ``@``, and a domain of at least two dot-separated labels.
+_EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+
+
+def _email(value: str) -> None:
+    if value and not _EMAIL.fullmatch(value):
+        raise _Invalid("send an email address such as 'info@example.org', or '' to clear it")
+
+
+#: Checks of one field of one kind beyond its input kind's.
+_FIELD_RULES: dict[tuple[Kind, str], Callable[[Any], None]] = {("organizer", "email"): _email}
+
+#: Input kinds whose text may hold HTML to sanitise.
+_MARKUP_INPUTS = frozenset({Input.NAME, Input.TEXT})
 
 #: How each input kind is read (built once: bulk loads read millions of values).
 _READERS: dict[Input, Callable[[_Reader, object, str], Any]] = {

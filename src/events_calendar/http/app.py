@@ -24,6 +24,7 @@ from ..errors import CalendarError
 from .call import plain_or_call, start_call
 from .errors import HINT_HEADER, error_body, no_route_body
 from .handlers import Handler, handler_for, options
+from .limits import HttpLimits
 from .middleware import CacheAnonymousReads, HeadAsGet
 from .params import InvalidJson, read_params
 from .responses import json_response
@@ -99,16 +100,23 @@ async def _no_route(request: Request, exc: Exception) -> Response:
 
 
 def create_app(
-    calendar: Calendar, *, base_path: str = "/wp-json", vendor: str = "tribe", cache: bool = True
+    calendar: Calendar,
+    *,
+    base_path: str = "/wp-json",
+    vendor: str = "tribe",
+    cache: bool = True,
+    limits: HttpLimits | None = None,
 ) -> Starlette:
     """An ASGI app serving ``calendar`` at ``{base_path}/{vendor}/events/v1``.
 
-    ``cache`` keeps answers to anonymous reads until the next write (``http.cache``).
+    ``cache`` keeps answers to anonymous reads until the next write (``http.cache``);
+    ``limits`` caps request sizes and failed sign-ins (``http.limits``; defaults when omitted).
     """
     base_path = base_path.rstrip("/")
     return Starlette(
         routes=_routes(calendar, base_path=base_path, namespace=f"{vendor}/events/v1"),
         middleware=[
+            *(limits or HttpLimits()).middleware(),  # outermost: refuse before reading
             Middleware(HeadAsGet),
             Middleware(CacheAnonymousReads, calendar=calendar, enabled=cache),
         ],

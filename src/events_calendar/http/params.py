@@ -34,6 +34,23 @@ def _collect(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+#: PHP's ``json_decode`` default depth, which WordPress uses: deeper bodies are invalid JSON.
+MAX_JSON_DEPTH = 512
+
+
+def _depth(value: Any) -> int:
+    """How deeply arrays and objects nest in a decoded JSON value (iteratively)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            stack.extend(
+                (child, level + 1) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
+
+
 async def read_params(request: Request) -> dict[str, Any]:
     """Every parameter of the request, highest precedence last applied."""
     params = _collect(request.query_params.multi_items())
@@ -47,8 +64,10 @@ async def read_params(request: Request) -> dict[str, Any]:
     elif raw.strip():
         try:
             body = json.loads(raw)
-        except ValueError as error:
-            raise InvalidJson(str(error)) from None
+        except (ValueError, RecursionError) as error:
+            raise InvalidJson(str(error) or "nested too deeply") from None
+        if _depth(body) > MAX_JSON_DEPTH:
+            raise InvalidJson(f"nested deeper than {MAX_JSON_DEPTH} levels")
         if isinstance(body, dict):
             params.update(body)
     return params

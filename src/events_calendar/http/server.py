@@ -1,7 +1,8 @@
 """Building the served app from the environment, so uvicorn workers can each build their own.
 
 ``events-calendar serve`` writes its options into ``EVENTS_CALENDAR_*`` variables
-(``EVENTS_CALENDAR_RESPONSE_CACHE=0`` turns the anonymous-read cache off) and asks
+(``EVENTS_CALENDAR_RESPONSE_CACHE=0`` turns the anonymous-read cache off; ``..._MAX_BODY``,
+``..._MAX_URL`` and ``..._SIGN_IN_*`` carry ``HttpLimits``) and asks
 uvicorn for ``app_from_environment`` as a factory: with ``--workers N`` every worker process
 opens its own connection to the same database.
 """
@@ -16,15 +17,29 @@ from ..backends import default_url
 from ..calendar import connect
 from ..settings import Settings
 from .app import create_app
+from .limits import HttpLimits
+from .throttle import SignInLimits
 
-__all__ = ["app_from_environment", "environment"]
+__all__ = ["app_from_environment", "environment", "limits_from_environment"]
 
 _PREFIX = "EVENTS_CALENDAR_"
 
 
-def environment(url: str, settings: Settings, base_path: str, vendor: str) -> dict[str, str]:
+def environment(
+    url: str,
+    settings: Settings,
+    base_path: str,
+    vendor: str,
+    limits: HttpLimits | None = None,
+) -> dict[str, str]:
     """The variables ``app_from_environment`` reads back."""
+    limits = limits or HttpLimits()
     return {
+        f"{_PREFIX}MAX_BODY": str(limits.max_body),
+        f"{_PREFIX}MAX_URL": str(limits.max_url),
+        f"{_PREFIX}SIGN_IN_PER_ADDRESS": str(limits.sign_ins.per_address),
+        f"{_PREFIX}SIGN_IN_PER_LOGIN": str(limits.sign_ins.per_login),
+        f"{_PREFIX}SIGN_IN_WINDOW": str(limits.sign_ins.window),
         f"{_PREFIX}DB": url,
         f"{_PREFIX}PER_PAGE": str(settings.per_page),
         f"{_PREFIX}MAX_PER_PAGE": str(settings.max_per_page),
@@ -48,4 +63,19 @@ def app_from_environment() -> Starlette:
         base_path=env.get(f"{_PREFIX}BASE_PATH", "/wp-json"),
         vendor=env.get(f"{_PREFIX}VENDOR", "tribe"),
         cache=env.get(f"{_PREFIX}RESPONSE_CACHE", "1") != "0",
+        limits=limits_from_environment(),
+    )
+
+
+def limits_from_environment() -> HttpLimits:
+    """The ``HttpLimits`` the environment names (defaults for the variables it lacks)."""
+    env, default = os.environ, HttpLimits()
+    return HttpLimits(
+        max_body=int(env.get(f"{_PREFIX}MAX_BODY", default.max_body)),
+        max_url=int(env.get(f"{_PREFIX}MAX_URL", default.max_url)),
+        sign_ins=SignInLimits(
+            per_address=int(env.get(f"{_PREFIX}SIGN_IN_PER_ADDRESS", default.sign_ins.per_address)),
+            per_login=int(env.get(f"{_PREFIX}SIGN_IN_PER_LOGIN", default.sign_ins.per_login)),
+            window=float(env.get(f"{_PREFIX}SIGN_IN_WINDOW", default.sign_ins.window)),
+        ),
     )

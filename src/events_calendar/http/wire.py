@@ -148,7 +148,7 @@ class Wire:
         # content renders as the reference shows it (fact sheet 4.6, evlist_range), but for
         # the order of ``cost_details`` above. A protected event has no JSON-LD (fact sheet 4.1).
         if single and not event.locked and not event.password:
-            data["json_ld"] = self._event_json_ld(event, related, permalink)
+            data["json_ld"] = _script_safe(self._event_json_ld(event, related, permalink))
         return data
 
     def venue(self, venue: Venue, *, single: bool = False) -> dict[str, Any]:
@@ -173,7 +173,7 @@ class Wire:
             }
         )
         if single:
-            data["json_ld"] = self._place_json_ld(venue)
+            data["json_ld"] = _script_safe(self._place_json_ld(venue))
         data = {k: v for k, v in data.items() if v not in ("", "0", False, [], 0, None)}
         data.update(
             {
@@ -200,7 +200,7 @@ class Wire:
             }
         )
         if single:
-            data["json_ld"] = self._person_json_ld(organizer)
+            data["json_ld"] = _script_safe(self._person_json_ld(organizer))
         data.update(self._global(organizer.id))
         return {k: v for k, v in data.items() if v not in ("", "0", False, [], 0, None)}
 
@@ -282,7 +282,7 @@ class Wire:
     def _place_json_ld(self, venue: Venue) -> dict[str, Any]:
         data: dict[str, Any] = {
             "@type": "Place",
-            "name": venue.venue,
+            "name": html.escape(venue.venue, quote=False),
             "description": _escaped_paragraph(venue.excerpt or venue.description),
             "url": "",
         }
@@ -302,7 +302,7 @@ class Wire:
     def _person_json_ld(self, organizer: Organizer) -> dict[str, Any]:
         return {
             "@type": "Person",
-            "name": organizer.organizer,
+            "name": html.escape(organizer.organizer, quote=False),
             "description": _escaped_paragraph(organizer.excerpt or organizer.description),
             "url": organizer.website,
             "telephone": organizer.phone,
@@ -316,7 +316,7 @@ class Wire:
         data: dict[str, Any] = {
             "@context": "http://schema.org",
             "@type": "Event",
-            "name": name,
+            "name": html.escape(name, quote=False),
             "description": _escaped_paragraph(event.excerpt or event.description),
         }
         if event.image:
@@ -362,6 +362,19 @@ class Wire:
         bare = attrs.evolve(event.cost_details, currency_symbol="")
         price = format_cost(event.cost, bare, default_symbol="")
         return "0" if price == FREE else price
+
+
+def _script_safe(data: Any) -> Any:
+    """JSON-LD that can go inside a ``<script>`` element as it is: no ``<`` or ``>`` in any
+    value (names and descriptions are HTML-escaped already; this covers every other text), so
+    no stored ``</script>`` can close the element."""
+    if isinstance(data, str):
+        return data.replace("<", "&lt;").replace(">", "&gt;")
+    if isinstance(data, dict):
+        return {k: _script_safe(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_script_safe(v) for v in data]
+    return data
 
 
 def _json_ld_link(permalink: str) -> str:

@@ -38,6 +38,7 @@ pytest.register_assert_rewrite(
     "events_calendar.testing.contract_event_reads",
     "events_calendar.testing.contract_event_lists",
     "events_calendar.testing.contract_events",
+    "events_calendar.testing.contract_read_rules",
     "events_calendar.testing.contract_records",
     "events_calendar.testing.contract_storage",
     "events_calendar.testing.differential",
@@ -46,6 +47,7 @@ pytest.register_assert_rewrite(
 from .base import NOW, ContractBase  # noqa: E402
 from .contract_access import AccessContract  # noqa: E402
 from .contract_events import EventContract  # noqa: E402
+from .contract_read_rules import ReadRulesContract  # noqa: E402
 from .contract_records import RecordContract  # noqa: E402
 from .contract_storage import StorageContract  # noqa: E402
 
@@ -55,10 +57,13 @@ __all__ = [
     "CalendarContract",
     "ContractBase",
     "EventContract",
+    "ReadRulesContract",
     "RecordContract",
     "StorageContract",
 ]
 
 
-class CalendarContract(EventContract, RecordContract, AccessContract, StorageContract):
+class CalendarContract(
+    EventContract, RecordContract, AccessContract, ReadRulesContract, StorageContract
+):
     """Every behaviour a backend must show, through the ``Calendar`` API and below it."""

@@ -110,6 +110,11 @@ def _private_author(q: Select, author: int | None, flt: EventFilter | LinkedFilt
         q.add(f"({q.alias}.status != ? OR {q.alias}.author = ?)", Status.PRIVATE.value, author)
 
 
+def _unpublished_author(q: Select, author: int | None, _: object) -> None:
+    if author is not None:
+        q.add(f"({q.alias}.status = ? OR {q.alias}.author = ?)", Status.PUBLISH.value, author)
+
+
 def _linked_to(field: str) -> Entry:
     link = LINKS[field]
 
@@ -154,11 +159,22 @@ def _hidden(q: Select, exclude: bool, _: object) -> None:
         q.add(f"{q.alias}.hide_from_listings = {q.dialect.false}")
 
 
-def _event_search(q: Select, words: tuple[str, ...], _: object) -> None:
-    if words:
-        q.add_fragment(
-            q.dialect.search("events", q.alias, EVENT_SEARCH_FIELDS, words, together=True)
-        )
+def _event_search(q: Select, words: tuple[str, ...], flt: EventFilter) -> None:
+    if not words:
+        return
+    anywhere, params = q.dialect.search(
+        "events", q.alias, EVENT_SEARCH_FIELDS, words, together=True
+    )
+    if not flt.locked_search_in_title:
+        q.add_fragment((anywhere, params))
+        return
+    # A password-protected event is searched by its title alone (``locked_search_in_title``).
+    title, more = q.dialect.search("events", q.alias, ("title",), words, together=False)
+    q.add(
+        f"(({q.alias}.password = '' AND {anywhere}) OR ({q.alias}.password != '' AND {title}))",
+        *params,
+        *more,
+    )
 
 
 def _event_order(q: Select, by_date: bool, _: object) -> None:
@@ -189,6 +205,8 @@ EVENT_ENTRIES: dict[str, Entry] = {
     "post_parent": _equal("post_parent"),
     "exclude_hidden": _hidden,
     "private_author": _private_author,
+    "unpublished_author": _unpublished_author,
+    "locked_search_in_title": _read_elsewhere,
     "order_by_date": _event_order,
     "offset": _offset,
     "limit": _limit,
@@ -238,6 +256,7 @@ LINKED_ENTRIES: dict[str, Entry] = {
     "has_events_statuses": _read_elsewhere,
     "ids": _one_of("id"),
     "private_author": _private_author,
+    "unpublished_author": _unpublished_author,
     "offset": _linked_offset,
     "limit": _limit,
 }

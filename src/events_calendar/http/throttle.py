@@ -1,0 +1,191 @@
+"""Slowing down password guessing: failed sign-ins per client address and per login.
+
+A pure ASGI middleware in front of the app. A request that carries an ``Authorization`` header
+and is answered 401 is a failed sign-in (a signed-in caller who lacks a right gets 403, so a 401
+with credentials means the credentials were wrong). Within a sliding ``window``:
+
+- a client address with ``per_address`` failures gets 429 for every request that carries
+  credentials, until its oldest failure leaves the window;
+- a login with ``per_login`` failures (from any addresses) gets 429 for sign-ins at it, except
+  from addresses where that login has signed in successfully before: the real user, at an
+  address they already use, is never locked out by someone guessing elsewhere (OWASP's
+  "device cookie" idea, keyed by address). At a new address they wait at most ``window``.
+
+The 429 carries ``Retry-After`` (seconds) and is answered before the request is read or any
+credential is checked. Requests without credentials are never throttled here. Counts live in
+this process's memory, bounded in size; with ``--workers N`` each worker counts on its own.
+The client address is the connection's peer: behind a reverse proxy, let the proxy throttle or
+run uvicorn with ``--proxy-headers`` so that the peer is the real client.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+
+import attrs
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["FailedSignIns", "SignInLimits", "SignInThrottle"]
+
+#: At most this many addresses and logins are tracked; the least recently failed go first.
+_MAX_KEYS = 100_000
+#: At most this many trusted addresses are remembered per login.
+_MAX_TRUSTED = 32
+
+
+@attrs.frozen(kw_only=True)
+class SignInLimits:
+    """How many failed sign-ins are allowed in ``window`` seconds."""
+
+    per_address: int = 20
+    per_login: int = 10
+    window: float = 60.0
+
+    def __attrs_post_init__(self) -> None:
+        if self.per_address < 1 or self.per_login < 1 or self.window <= 0:
+            raise ValueError("sign-in limits and their window must be positive")
+
+
+class _Window:
+    """Failure instants per key inside a sliding window, least recently failed key first."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def add(self, key: str, now: float) -> None:
+        times = self._failures.pop(key, None) or deque(maxlen=self.limit)
+        times.append(now)
+        self._failures[key] = times
+        while len(self._failures) > _MAX_KEYS:
+            self._failures.popitem(last=False)
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until ``key`` may try again; 0 when it may now."""
+        times = self._failures.get(key)
+        if times is None:
+            return 0.0
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self._failures[key]
+            return 0.0
+        if len(times) < self.limit:
+            return 0.0
+        return times[0] + self.window - now
+
+
+class FailedSignIns:
+    """The counts the middleware keeps (separate so that tests and embedders can use them)."""
+
+    def __init__(self, limits: SignInLimits, *, clock: Callable[[], float] = time.monotonic):
+        self.limits = limits
+        self._clock = clock
+        self._addresses = _Window(limits.per_address, limits.window)
+        self._logins = _Window(limits.per_login, limits.window)
+        self._trusted: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
+
+    def retry_after(self, address: str, login: str | None) -> int:
+        """Whole seconds this sign-in must wait; 0 when it may go ahead."""
+        now = self._clock()
+        wait = self._addresses.wait(address, now)
+        if login is not None and address not in self._trusted.get(login, {}):
+            wait = max(wait, self._logins.wait(login, now))
+        return math.ceil(wait) if wait > 0 else 0
+
+    def failed(self, address: str, login: str | None) -> None:
+        now = self._clock()
+        self._addresses.add(address, now)
+        if login is not None:
+            self._logins.add(login, now)
+
+    def succeeded(self, address: str, login: str | None) -> None:
+        if login is None:
+            return
+        trusted = self._trusted.pop(login, None) or OrderedDict()
+        trusted[address] = None
+        while len(trusted) > _MAX_TRUSTED:
+            trusted.popitem(last=False)
+        self._trusted[login] = trusted
+        while len(self._trusted) > _MAX_KEYS:
+            self._trusted.popitem(last=False)
+
+
+def basic_login(header: str) -> str | None:
+    """The login of ``Basic`` credentials; ``None`` for other schemes or unreadable ones."""
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "basic":
+        return None
+    try:
+        return base64.b64decode(value.strip()).decode().partition(":")[0]
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+
+
+class SignInThrottle:
+    """ASGI middleware: 429 with ``Retry-After`` for addresses and logins that failed too often."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        limits: SignInLimits,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.app = app
+        self.failures = FailedSignIns(limits, clock=clock)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        header = Headers(scope=scope).get("authorization")
+        if not header:
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = str(client[0]) if client else ""
+        login = basic_login(header)
+        wait = self.failures.retry_after(address, login)
+        if wait:
+            await _too_many(send, wait)
+            return
+        status = 0
+
+        async def watch(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        await self.app(scope, receive, watch)
+        if status == 401:
+            self.failures.failed(address, login)
+        elif 200 <= status < 500:
+            self.failures.succeeded(address, login)
+
+
+async def _too_many(send: Send, wait: int) -> None:
+    body = (
+        b'{"code":"too_many_sign_in_attempts","message":"Too many failed sign-in attempts; '
+        b'try again later.","data":{"status":429,"retry_after":' + str(wait).encode() + b"}}"
+    )
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json; charset=UTF-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", str(wait).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

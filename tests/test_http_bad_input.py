@@ -1,0 +1,133 @@
+"""Hostile input is a 400 with a stable code, never a 500 (issue 9, item 3).
+
+Each probe is one of the six causes the audit found: a list where a text belongs, NUL and lone
+surrogates in text, ids and pages too large for any database, and JSON nested too deeply.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from http_helpers import Site
+
+BIG = "1" * 20  # 20 digits: past a signed 64-bit integer
+HUGE_PAGE = "9" * 5000
+
+
+@pytest.fixture
+def site() -> Site:
+    return Site()
+
+
+def answer(response: object) -> tuple[int, str, list[str]]:
+    """(status, code, names of the bad parameters) of an error response."""
+    body = response.json()  # type: ignore[attr-defined]
+    params = body.get("data", {}).get("params", {})
+    return response.status_code, body["code"], sorted(params)  # type: ignore[attr-defined]
+
+
+def test_a_password_sent_as_a_list_is_invalid(site: Site) -> None:
+    """``?password[]=x`` on a single read is a 400 naming ``password``."""
+    event = site.event(password="pw")
+    response = site.get(f"/events/{event['id']}", params={"password[]": "x"})
+    assert (400, "rest_invalid_param", ["password"]) == answer(response)
+
+
+def test_nul_in_an_event_search_is_invalid(site: Site) -> None:
+    """A NUL character in ``search`` is a 400 naming ``search``."""
+    assert (400, "rest_invalid_param", ["search"]) == answer(
+        site.get("/events", params={"search": "ja\x00zz"})
+    )
+
+
+@pytest.mark.parametrize("kind", ["venues", "organizers", "categories", "tags"])
+def test_nul_in_other_searches_is_invalid(site: Site, kind: str) -> None:
+    """Venue, organizer and term searches refuse NUL as well."""
+    assert (400, "rest_invalid_param", ["search"]) == answer(
+        site.get(f"/{kind}", params={"search": "a\x00b"})
+    )
+
+
+@pytest.mark.parametrize("kind", ["events", "venues", "organizers", "categories", "tags"])
+def test_a_twenty_digit_id_in_the_path_is_unknown(site: Site, kind: str) -> None:
+    """``/<kind>/<20 digits>`` is the unknown-id 400, on every collection."""
+    assert (400, "rest_invalid_param") == answer(site.get(f"/{kind}/{BIG}"))[:2]
+
+
+@pytest.mark.parametrize("method", ["POST", "DELETE"])
+def test_a_twenty_digit_id_in_a_write_path_is_unknown(site: Site, method: str) -> None:
+    """Writes to a 20-digit id are the unknown-id 400 too."""
+    response = site.request(method, f"/events/{BIG}", json={"title": "x"}, as_="admin")
+    assert (400, "rest_invalid_param") == answer(response)[:2]
+
+
+@pytest.mark.parametrize("param", ["include", "venue", "organizer", "categories", "tags"])
+def test_a_twenty_digit_id_in_a_list_filter_is_invalid(site: Site, param: str) -> None:
+    """An event list filtered by a 20-digit id names that filter."""
+    assert (400, "rest_invalid_param", [param]) == answer(site.get("/events", params={param: BIG}))
+
+
+@pytest.mark.parametrize("field", ["author", "venue", "organizer", "categories", "tags"])
+def test_a_twenty_digit_id_in_a_body_is_invalid(site: Site, field: str) -> None:
+    """An event written with a 20-digit linked id names that field."""
+    body = {"title": "X", "start_date": "2031-06-15 19:00", "end_date": "2031-06-15 20:00"}
+    response = site.post("/events", json={**body, field: BIG}, as_="admin")
+    assert (400, "rest_invalid_param", [field]) == answer(response)
+
+
+def test_a_twenty_digit_parent_category_is_invalid(site: Site) -> None:
+    """A category under a 20-digit parent names ``parent``."""
+    response = site.post("/categories", json={"name": "Jazz", "parent": BIG}, as_="admin")
+    assert (400, "rest_invalid_param", ["parent"]) == answer(response)
+
+
+@pytest.mark.parametrize("page", [HUGE_PAGE, str(2**63 - 1)])
+@pytest.mark.parametrize("kind", ["events", "venues", "categories"])
+def test_an_enormous_page_is_invalid(site: Site, kind: str, page: str) -> None:
+    """A page of 5,000 digits, or 2^63-1, is a 400 naming ``page``."""
+    assert (400, "rest_invalid_param", ["page"]) == answer(
+        site.get(f"/{kind}", params={"page": page})
+    )
+
+
+def test_json_nested_a_thousand_deep_is_invalid_json(site: Site) -> None:
+    """A body nested 1,000 deep is ``rest_invalid_json``."""
+    body = '{"title": ' + "[" * 1000 + "]" * 1000 + "}"
+    response = site.post(
+        "/events", content=body, headers={"Content-Type": "application/json"}, as_="admin"
+    )
+    assert (400, "rest_invalid_json") == answer(response)[:2]
+
+
+def test_a_lone_surrogate_in_a_title_is_invalid(site: Site) -> None:
+    """A title holding a lone surrogate (``\\ud800`` in JSON) is a 400 naming ``title``."""
+    body = (
+        '{"title": "Gala \\ud800", "start_date": "2031-06-15 19:00",'
+        ' "end_date": "2031-06-15 20:00"}'
+    )
+    response = site.post(
+        "/events", content=body, headers={"Content-Type": "application/json"}, as_="admin"
+    )
+    assert (400, "rest_invalid_param", ["title"]) == answer(response)
+
+
+def test_nul_in_a_venue_name_is_invalid(site: Site) -> None:
+    """A NUL character in a written text is refused, nothing stored."""
+    response = site.post("/venues", json={"venue": "Hall\x00"}, as_="admin")
+    listed = site.get("/venues").json()["total"]
+    assert ((400, "rest_invalid_param", ["venue"]), 0) == (answer(response), listed)
+
+
+def test_nul_in_a_slug_path_is_unknown(site: Site) -> None:
+    """A slug route with a NUL character is the unknown-slug 400."""
+    assert (400, "rest_invalid_param") == answer(site.get("/events/by-slug/ga%00la"))[:2]
+
+
+def test_bad_input_logs_no_traceback(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    """The probes are answered without an error in the log."""
+    with caplog.at_level(logging.ERROR):
+        site.get(f"/events/{BIG}")
+        site.get("/events", params={"search": "\x00", "page": HUGE_PAGE})
+    assert [] == [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -1,0 +1,130 @@
+"""Request size limits (issue 9, item 1): bodies, URLs and searches cannot freeze the server."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from events_calendar.http import create_app
+from events_calendar.http.limits import HttpLimits
+from http_helpers import SITE, Site
+
+MB = 1024 * 1024
+
+
+@pytest.fixture
+def site() -> Site:
+    site = Site()
+    site.app = create_app(site.cal, limits=HttpLimits(max_body=MB, max_url=2048))
+    return site
+
+
+def test_a_declared_large_body_is_refused_unread(site: Site) -> None:
+    """A ``Content-Length`` over the limit is a 413 before a byte of the body is read."""
+    sent: list[int] = []
+
+    async def body() -> AsyncIterator[bytes]:
+        for _ in range(100):
+            sent.append(1)
+            yield b"x" * MB
+
+    async def send() -> httpx.Response:
+        transport = httpx.ASGITransport(app=site.app)
+        async with httpx.AsyncClient(transport=transport, base_url=SITE) as client:
+            headers = {"Content-Length": str(100 * MB), "Content-Type": "application/json"}
+            return await client.post(site.prefix + "/events", content=body(), headers=headers)
+
+    response = asyncio.run(send())
+    assert (413, "rest_body_too_large", 0) == (
+        response.status_code,
+        response.json()["code"],
+        len(sent),
+    )
+
+
+def test_a_streamed_large_body_is_refused_once_past_the_limit(site: Site) -> None:
+    """A chunked body is counted as it arrives and refused just past the limit."""
+    sent: list[int] = []
+
+    async def body() -> AsyncIterator[bytes]:
+        for _ in range(100):
+            sent.append(1)
+            yield b"x" * (256 * 1024)
+
+    async def send() -> httpx.Response:
+        transport = httpx.ASGITransport(app=site.app)
+        async with httpx.AsyncClient(transport=transport, base_url=SITE) as client:
+            return await client.post(site.prefix + "/events", content=body())
+
+    response = asyncio.run(send())
+    assert (413, 5) == (response.status_code, len(sent))
+
+
+def test_a_large_body_is_refused_before_authentication(site: Site) -> None:
+    """Anonymous or not, wrong credentials or not: the answer is the 413."""
+    response = site.post(
+        "/events",
+        content=b"{" + b" " * (2 * MB) + b"}",
+        headers={"Content-Type": "application/json", "Authorization": "Basic bm86bm8="},
+    )
+    assert 413 == response.status_code
+
+
+def test_a_body_within_the_limit_is_served(site: Site) -> None:
+    """A body under the limit reaches the app unchanged."""
+    description = "d" * (MB // 2)
+    event = site.event(description=description)
+    assert description == event["description"]
+
+
+def test_a_long_url_is_refused_with_414(site: Site) -> None:
+    """A URL past ``max_url`` bytes is a 414 ``rest_url_too_long``."""
+    response = site.get("/events", params={"search": "x" * 3000})
+    assert (414, "rest_url_too_long") == (response.status_code, response.json()["code"])
+
+
+def test_a_reader_is_served_fast_while_a_huge_body_is_refused(site: Site) -> None:
+    """A reader's GET answers within 50 ms while a 100 MB upload is refused alongside."""
+    site.event()
+
+    async def huge() -> AsyncIterator[bytes]:
+        for _ in range(100):
+            await asyncio.sleep(0)
+            yield b"x" * MB
+
+    async def run() -> tuple[int, float, int]:
+        transport = httpx.ASGITransport(app=site.app)
+        async with httpx.AsyncClient(transport=transport, base_url=SITE) as client:
+            await client.get(site.prefix + "/events")  # warm up
+            upload = asyncio.create_task(client.post(site.prefix + "/events", content=huge()))
+            await asyncio.sleep(0)
+            started = time.perf_counter()
+            read = await client.get(site.prefix + "/events?per_page=5")
+            elapsed = time.perf_counter() - started
+            refused = await upload
+            return read.status_code, elapsed, refused.status_code
+
+    status, elapsed, refused = asyncio.run(run())
+    assert (200, True, 413) == (status, elapsed < 0.05, refused)
+
+
+@pytest.mark.parametrize("kind", ["events", "venues", "organizers", "categories", "tags"])
+def test_a_search_longer_than_500_characters_is_invalid(site: Site, kind: str) -> None:
+    """Every kind's ``search`` is at most 500 characters."""
+    response = site.get(f"/{kind}", params={"search": "ab " * 200})
+    assert (400, {"search": "Invalid parameter."}) == (
+        response.status_code,
+        response.json()["data"]["params"],
+    )
+
+
+def test_a_venue_search_of_many_words_is_one_term(site: Site) -> None:
+    """Past nine words a venue search is the whole text, as an event search is."""
+    site.venue(venue="a b c d e f g h i j")
+    hits = site.get("/venues", params={"search": "a b c d e f g h i j"}).json()["total"]
+    misses = site.get("/venues", params={"search": "j i h g f e d c b a"}).json()["total"]
+    assert (1, 0) == (hits, misses)
