@@ -56,6 +56,12 @@ def test_a_twenty_digit_id_in_the_path_is_unknown(site: Site, kind: str) -> None
     assert (400, "rest_invalid_param") == answer(site.get(f"/{kind}/{BIG}"))[:2]
 
 
+@pytest.mark.parametrize("kind", ["events", "venues", "categories"])
+def test_an_id_of_thousands_of_digits_in_the_path_is_unknown(site: Site, kind: str) -> None:
+    """Past what Python's ``int()`` reads (4,300 digits), still the unknown-id 400."""
+    assert (400, "rest_invalid_param") == answer(site.get(f"/{kind}/{'7' * 5000}"))[:2]
+
+
 @pytest.mark.parametrize("method", ["POST", "DELETE"])
 def test_a_twenty_digit_id_in_a_write_path_is_unknown(site: Site, method: str) -> None:
     """Writes to a 20-digit id are the unknown-id 400 too."""

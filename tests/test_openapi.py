@@ -153,7 +153,7 @@ def test_options_on_a_record_path_describes_its_route() -> None:
 
 def test_routes_have_starlette_paths() -> None:
     """Each route pattern has the Starlette path that serves it (the root is the mount point)."""
-    expected = ["", "/doc", "/events", "/events/{id:int}", "/events/by-slug/{slug:str}"]
+    expected = ["", "/doc", "/events", "/events/{id:record_id}", "/events/by-slug/{slug:str}"]
     assert expected == [r.starlette_path for r in ROUTES[:5]]
 
 

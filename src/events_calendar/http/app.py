@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
@@ -20,6 +21,7 @@ from starlette.routing import BaseRoute
 from starlette.routing import Route as StarletteRoute
 
 from ..calendar import Calendar
+from ..coerce import MAX_INT
 from ..errors import CalendarError
 from .call import plain_or_call, start_call
 from .errors import HINT_HEADER, error_body, no_route_body
@@ -28,7 +30,7 @@ from .limits import HttpLimits
 from .middleware import CacheAnonymousReads, HeadAsGet
 from .params import InvalidJson, read_params
 from .responses import json_response
-from .routes_spec import ROUTES, Route
+from .routes_spec import RECORD_ID, ROUTES, Route
 
 __all__ = ["create_app"]
 
@@ -99,6 +101,20 @@ async def _no_route(request: Request, exc: Exception) -> Response:
     return json_response(404, no_route_body())
 
 
+class _RecordId(Convertor[int]):
+    """A path id, digits only. Ids past the 64-bit range (even thousands of digits, which
+    Python's ``int()`` refuses to read) become one too large, so the core answers them as it
+    answers any unknown id (400 ``rest_invalid_param``), never a 500."""
+
+    regex = "[0-9]+"
+
+    def convert(self, value: str) -> int:
+        return int(value) if len(value) <= len(str(MAX_INT)) else MAX_INT + 1
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
 def create_app(
     calendar: Calendar,
     *,
@@ -113,6 +129,7 @@ def create_app(
     ``limits`` caps request sizes and failed sign-ins (``http.limits``; defaults when omitted).
     """
     base_path = base_path.rstrip("/")
+    register_url_convertor(RECORD_ID, _RecordId())
     return Starlette(
         routes=_routes(calendar, base_path=base_path, namespace=f"{vendor}/events/v1"),
         middleware=[

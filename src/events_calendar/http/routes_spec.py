@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "QUERY_CLASSES",
+    "RECORD_ID",
     "ROUTES",
     "UTC_TWINS",
     "Action",
@@ -75,6 +76,8 @@ Location = Literal["path", "query", "body"]
 READ_METHODS: tuple[Method, ...] = ("GET",)
 EDIT_METHODS: tuple[Method, ...] = ("POST", "PUT", "PATCH")
 _ID = r"(?P<id>\d+)"
+#: The Starlette convertor of a record id in a path (``http.app`` registers it).
+RECORD_ID = "record_id"
 _SLUG = r"(?P<slug>[^/]+)"
 _PARAM = re.compile(r"\(\?P<(\w+)>([^)]*)\)")
 
@@ -141,8 +144,8 @@ class Route:
 
     @property
     def starlette_path(self) -> str:
-        """``/events/{id:int}``, ``/events/by-slug/{slug:str}``; ``""`` for the root."""
-        converters = {_ID: "int", _SLUG: "str"}
+        """``/events/{id:record_id}``, ``/events/by-slug/{slug:str}``; ``""`` for the root."""
+        converters = {_ID: RECORD_ID, _SLUG: "str"}
         path = self.pattern
         for regex, converter in converters.items():
             name = _PARAM.fullmatch(regex)
