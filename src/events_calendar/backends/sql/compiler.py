@@ -27,7 +27,7 @@ from ...queries import (
 from ...records import Kind
 from ...statuses import Status
 from .dialect import Dialect, Fragment
-from .schema import LINKS, TABLES
+from .schema import LINKS, TABLES, read_columns
 
 __all__ = ["EVENT_ENTRIES", "LINKED_ENTRIES", "TERM_ENTRIES", "Select", "compile_filter"]
 
@@ -65,7 +65,10 @@ class Select:
         return f"SELECT count(*) FROM {self.source} WHERE {self.condition()}", list(self.params)
 
     def rows_sql(self) -> Fragment:
-        sql = f"SELECT {self.alias}.* FROM {self.source} WHERE {self.condition()}"
+        columns = ", ".join(
+            f"{self.alias}.{self.dialect.quote(c)}" for c in read_columns(self.kind)
+        )
+        sql = f"SELECT {columns} FROM {self.source} WHERE {self.condition()}"
         params = [*self.params, *self.order_params]
         if self.order:
             sql += f" ORDER BY {self.order}"

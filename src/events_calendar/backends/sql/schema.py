@@ -29,6 +29,7 @@ __all__ = [
     "column_names",
     "columns",
     "link_fields",
+    "read_columns",
 ]
 
 #: One table per record kind.
@@ -84,6 +85,20 @@ def link_fields(cls: type[Record]) -> list[str]:
             f.name for f in attrs.fields(cls) if f.metadata.get("input") in _LINK_INPUTS
         ]
     return found
+
+
+def read_columns(kind: Kind) -> list[str]:
+    """What a read selects to build a record: its own columns, and a term's stored count
+    (the other derived columns serve indexes and filters only)."""
+    found = _READ_COLUMNS.get(kind)
+    if found is None:
+        found = _READ_COLUMNS[kind] = column_names(RECORD_CLASSES[kind]) + [
+            name for name in DERIVED[kind] if name == "count"
+        ]
+    return found
+
+
+_READ_COLUMNS: dict[Kind, list[str]] = {}
 
 
 def column_names(cls: type[Record]) -> list[str]:

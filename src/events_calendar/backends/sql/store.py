@@ -30,7 +30,7 @@ from ...records import (
 from ...storage import Family, Filter
 from .compiler import compile_filter
 from .engine import Engine
-from .schema import DERIVED, LINKS, TABLES, column_names, link_fields
+from .schema import LINKS, TABLES, column_names, link_fields, read_columns
 
 __all__ = ["SQLStore"]
 
@@ -57,6 +57,9 @@ class SQLStore:
         self.dialect = engine.dialect
         self._converter = make_storage_converter()
         self._tables = {kind: self.dialect.quote(table) for kind, table in TABLES.items()}
+        self._read = {
+            kind: ", ".join(self.dialect.quote(c) for c in read_columns(kind)) for kind in TABLES
+        }
 
     # -- lifecycle -------------------------------------------------------------------------
     def transaction(self) -> AbstractContextManager[None]:
@@ -86,19 +89,14 @@ class SQLStore:
         return row
 
     def _records(self, cls: type[R], rows: list[dict[str, Any]]) -> list[R]:
-        """Records from table rows, their links loaded in bulk (one query per link table)."""
-        derived = set(DERIVED[cls.kind]) - {"count"}
-        ids = [row["id"] for row in rows]
-        links: dict[str, dict[int, list[int]]] = {}
-        if cls is Event and ids:
-            links = self._links(ids)
-        found = []
-        for row in rows:
-            data = {k: v for k, v in row.items() if k not in derived}
-            for field, by_event in links.items():
-                data[field] = by_event.get(row["id"], [])
-            found.append(self._converter.structure(data, cls))
-        return found
+        """Records from rows of ``read_columns``, their links loaded in bulk (one statement
+        for every link table)."""
+        if cls is Event and rows:
+            links = self._links([row["id"] for row in rows])
+            for row in rows:
+                for field, by_event in links.items():
+                    row[field] = by_event.get(row["id"], [])
+        return [self._converter.structure(row, cls) for row in rows]
 
     def _links(self, event_ids: Sequence[int]) -> dict[str, dict[int, list[int]]]:
         """Every link of these events, all link tables in one statement (per chunk)."""
@@ -122,7 +120,9 @@ class SQLStore:
         for chunk in _chunks(ids):
             inner, params = self.dialect.in_("id", chunk)
             rows.extend(
-                self._run(f"SELECT * FROM {self._tables[kind]} WHERE {inner}", params).dicts()
+                self._run(
+                    f"SELECT {self._read[kind]} FROM {self._tables[kind]} WHERE {inner}", params
+                ).dicts()
             )
         return rows
 
