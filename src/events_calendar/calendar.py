@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from datetime import datetime, tzinfo
 from types import TracebackType
 
@@ -86,6 +87,18 @@ class Calendar:
     def now(self) -> datetime:
         """The calendar clock's current instant (UTC)."""
         return self._context.now()
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """Many writes that commit together or not at all::
+
+            with cal.transaction():
+                for event_id in ids:
+                    cal.events.update(event_id, featured=True)
+
+        An error inside undoes every write made inside. Transactions nest; reads inside see
+        the writes made so far.
+        """
+        return self._context.backend.transaction()
 
     def as_user(self, user: User | None) -> Calendar:
         """This calendar, acting under ``user``'s role rules; ``None`` means anonymous."""

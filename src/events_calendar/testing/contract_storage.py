@@ -149,3 +149,24 @@ class StorageContract(ContractBase):
         slugs = {e.slug for e in page.items}
         talks = cal.categories.list().items
         assert ([], 40, 40, [40]) == (errors, page.total, len(slugs), [t.count for t in talks])
+
+    def test_a_calendar_transaction_commits_many_writes_or_none(self, store: Backend) -> None:
+        """``with cal.transaction()``: an error undoes every write made inside it."""
+        cal = ec.Calendar(store, clock=ec.FixedClock(NOW))
+        kept = cal.venues.create(venue="Kept Hall")
+
+        def reschedule() -> None:
+            with cal.transaction():
+                cal.venues.update(kept.id, city="Lyon")
+                cal.venues.create(venue="Second Hall")
+                raise Conflict("undo both")
+
+        with pytest.raises(Conflict, match="undo both"):
+            reschedule()
+        with cal.transaction():
+            cal.venues.update(kept.id, city="Paris")
+            cal.venues.create(venue="Third Hall")
+        assert (["Kept Hall", "Third Hall"], "Paris") == (
+            sorted(v.venue for v in cal.venues.list().items),
+            cal.venues.get(kept.id).city,
+        )
