@@ -129,8 +129,28 @@ def _json(description: str, schema: Schema | None = None) -> Schema:
     return response
 
 
+#: Errors any request can get, whatever its route: from the sign-in (a bad ``Authorization``
+#: header is refused even where none is needed), the routing (a path value the route's pattern
+#: does not match) and the request limits (``http.limits``, ``http.throttle``).
+_ANY_REQUEST_ERRORS = {
+    "401": "The credentials sent are not valid",
+    "404": "No route matches this path (a path value of the wrong form)",
+    "413": "The body is larger than the server accepts",
+    "414": "The URL is longer than the server accepts",
+    "429": "Too many failed sign-ins from this address or for this login; see Retry-After",
+}
+
+
 def _responses(route: Route, endpoint: Endpoint) -> Schema:
+    """What an operation answers: its own statuses, then the errors any request can get."""
     error = {"$ref": REF + "Error"}
+    found = _own_responses(route, endpoint, error)
+    for status, why in _ANY_REQUEST_ERRORS.items():
+        found.setdefault(status, _json(why, error))
+    return dict(sorted(found.items()))
+
+
+def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
     if route.kind is None:
         what = "The namespace index" if endpoint.action == "index" else "This OpenAPI document"
         return {"200": _json(what, {"type": "object"})}
