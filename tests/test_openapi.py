@@ -396,3 +396,10 @@ def test_every_operation_documents_the_errors_any_request_can_get(
     """401 (bad credentials), 404 (no route), 413, 414 and 429 are on every operation."""
     for operation in doc["paths"][route.openapi_path].values():
         assert {"401", "404", "413", "414", "429"} <= set(operation["responses"])
+
+
+def test_an_untyped_query_argument_is_any_text(doc: dict[str, Any]) -> None:
+    """only_with_upcoming has no type in the reference, so any text is read: a string."""
+    parameters = doc["paths"]["/venues"]["get"]["parameters"]
+    (found,) = [p["schema"] for p in parameters if p["name"] == "only_with_upcoming"]
+    assert {"type": "string"} == found

@@ -54,10 +54,12 @@ def _schema_of(arg: Arg, calendar: Calendar, namespace: str) -> Schema:
     default = spec.get("default")
     static = default is not None and default not in (Computed.WINDOW_START, Computed.WINDOW_END)
     value = resolve_default(default, calendar, namespace) if static else None
+    if kind is None and arg.location != "body":
+        # A query or path value is text, and one the reference gives no type is not checked:
+        # any text is read (only_with_upcoming=null is false), whatever its default's type.
+        kind = "string"
     if kind is None and value is not None:
         kind = json_type(value)
-    if kind is None and arg.location != "body":
-        kind = "string"  # a query or path value is text
     if kind:
         schema["type"] = kind
     if "items" in spec:
