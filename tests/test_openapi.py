@@ -403,3 +403,12 @@ def test_an_untyped_query_argument_is_any_text(doc: dict[str, Any]) -> None:
     parameters = doc["paths"]["/venues"]["get"]["parameters"]
     (found,) = [p["schema"] for p in parameters if p["name"] == "only_with_upcoming"]
     assert {"type": "string"} == found
+
+
+@pytest.mark.parametrize("path", ["/events/{id}", "/venues/by-slug/{slug}", "/organizers/{id}"])
+def test_deletes_say_a_trashed_record_is_still_readable(doc: dict[str, Any], path: str) -> None:
+    """A post delete says it trashes, and editors still read the trashed record."""
+    assert doc["paths"][path]["delete"]["description"].startswith(
+        "Moves the record to the trash; nothing is deleted for good. A trashed record is still "
+        "readable by editors and administrators"
+    )

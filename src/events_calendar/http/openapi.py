@@ -201,6 +201,14 @@ def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
     return responses
 
 
+#: What a delete does to an event, venue or organizer (WordPress's trash).
+_TRASH = (
+    "Moves the record to the trash; nothing is deleted for good. A trashed record is still "
+    "readable by editors and administrators (GET answers it, with status trash), and can be "
+    "restored by an update of its status; deleting it again answers 410."
+)
+
+
 def _summary(route: Route, endpoint: Endpoint) -> tuple[str, str]:
     """(summary, operationId stem) of an endpoint."""
     if route.kind is None:
@@ -247,6 +255,8 @@ def _operation(
             "required": endpoint.action == "create",
             "content": {"application/json": media, "application/x-www-form-urlencoded": media},
         }
+    if endpoint.action == "delete" and route.kind not in _NOUN:
+        operation["description"] = _TRASH
     operation["responses"] = _responses(route, endpoint)
     operation["security"] = _WRITE_SECURITY if endpoint.writes else _READ_SECURITY
     return operation
