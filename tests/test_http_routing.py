@@ -234,3 +234,21 @@ def test_custom_mount_leaves_the_default_path_unserved(mounted: Site) -> None:
     """With a custom mount, /wp-json/tribe/events/v1/events is not a route."""
     response = mounted.raw("GET", "/wp-json/tribe/events/v1/events")
     assert (404, NO_ROUTE) == (response.status_code, response.json())
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("TRACE", "/events", "GET, POST"),
+        ("QUERY", "/doc", "GET"),
+        ("TRACE", "/events/1", "GET, DELETE, POST, PUT, PATCH"),
+        ("CONNECT", "/categories/by-slug/music", None),
+    ],
+)
+def test_methods_no_route_serves_are_405_with_allow(
+    site: Site, method: str, path: str, allow: str | None
+) -> None:
+    """TRACE and other methods the API never serves: 405 listing the route's methods."""
+    response = site.request(method, path)
+    expected = (405, allow) if allow else (404, None)
+    assert expected == (response.status_code, response.headers.get("Allow"))

@@ -370,6 +370,7 @@ def test_the_wire_format_conforms_to_the_schemas(doc: dict[str, Any]) -> None:
         lambda cal: cal.events.create(title="Bad", start_date="never", end_date="never"),
         lambda cal: cal.categories.create(name="Twice") and cal.categories.create(name="Twice"),
         lambda cal: cal.venues.get(999),
+        lambda cal: cal.events.list(ec.EventQuery(ticketed=True)),
     ],
 )
 def test_error_payloads_conform_to_the_error_schema(doc: dict[str, Any], attempt: Any) -> None:
@@ -377,3 +378,37 @@ def test_error_payloads_conform_to_the_error_schema(doc: dict[str, Any], attempt
     with pytest.raises(CalendarError) as caught:
         attempt(calendar())
     conforms(doc, "Error", error_body(caught.value)[1])
+
+
+def test_error_details_are_a_map_of_nested_errors(doc: dict[str, Any]) -> None:
+    """``data.details`` is ``[]`` or an object of nested errors keyed by parameter."""
+    details = doc["components"]["schemas"]["Error"]["properties"]["data"]["properties"]["details"]
+    assert [{"type": "array", "items": {}}, "object"] == [
+        details["anyOf"][0],
+        details["anyOf"][1]["type"],
+    ]
+
+
+@pytest.mark.parametrize("route", documented_routes(), ids=lambda r: r.pattern)
+def test_every_operation_documents_the_errors_any_request_can_get(
+    doc: dict[str, Any], route: Route
+) -> None:
+    """401 (bad credentials), 404 (no route), 413, 414 and 429 are on every operation."""
+    for operation in doc["paths"][route.openapi_path].values():
+        assert {"401", "404", "413", "414", "429"} <= set(operation["responses"])
+
+
+def test_an_untyped_query_argument_is_any_text(doc: dict[str, Any]) -> None:
+    """only_with_upcoming has no type in the reference, so any text is read: a string."""
+    parameters = doc["paths"]["/venues"]["get"]["parameters"]
+    (found,) = [p["schema"] for p in parameters if p["name"] == "only_with_upcoming"]
+    assert {"type": "string"} == found
+
+
+@pytest.mark.parametrize("path", ["/events/{id}", "/venues/by-slug/{slug}", "/organizers/{id}"])
+def test_deletes_say_a_trashed_record_is_still_readable(doc: dict[str, Any], path: str) -> None:
+    """A post delete says it trashes, and editors still read the trashed record."""
+    assert doc["paths"][path]["delete"]["description"].startswith(
+        "Moves the record to the trash; nothing is deleted for good. A trashed record is still "
+        "readable by editors and administrators"
+    )

@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 from starlette.routing import Route as StarletteRoute
+from starlette.types import Receive, Scope, Send
 
 from ..calendar import Calendar
 from ..coerce import MAX_INT
@@ -75,7 +76,32 @@ def _routes(calendar: Calendar, *, base_path: str, namespace: str) -> list[BaseR
             endpoint = _endpoint(calendar, route, handler, base_path=base_path, namespace=namespace)
             for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
                 routes.append(StarletteRoute(path, endpoint, methods=list(methods)))
+        for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
+            # Last on its path, so only the methods the route does not serve reach it.
+            routes.append(StarletteRoute(path, _OtherMethod(route), methods=None))
     return routes
+
+
+#: The methods WordPress's REST server routes: one a route does not serve is the reference's
+#: 404 ``rest_no_route`` (route_put_collection). Any other (TRACE, QUERY ...) is no method of
+#: the API at all: 405 with the route's methods in ``Allow``, as HTTP asks.
+_REST_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+class _OtherMethod:
+    """The answer to a method a route does not serve (an ASGI app, so Starlette routes every
+    method to it)."""
+
+    def __init__(self, route: Route) -> None:
+        self.allow = ", ".join(route.allowed_methods(can_write=True))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] in _REST_METHODS:
+            response = json_response(404, no_route_body())
+        else:
+            body = {**no_route_body(), "data": {"status": 405}}
+            response = json_response(405, body, {"Allow": self.allow})
+        await response(scope, receive, send)
 
 
 async def _calendar_error(request: Request, exc: Exception) -> Response:

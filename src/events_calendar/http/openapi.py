@@ -54,10 +54,12 @@ def _schema_of(arg: Arg, calendar: Calendar, namespace: str) -> Schema:
     default = spec.get("default")
     static = default is not None and default not in (Computed.WINDOW_START, Computed.WINDOW_END)
     value = resolve_default(default, calendar, namespace) if static else None
+    if kind is None and arg.location != "body":
+        # A query or path value is text, and one the reference gives no type is not checked:
+        # any text is read (only_with_upcoming=null is false), whatever its default's type.
+        kind = "string"
     if kind is None and value is not None:
         kind = json_type(value)
-    if kind is None and arg.location != "body":
-        kind = "string"  # a query or path value is text
     if kind:
         schema["type"] = kind
     if "items" in spec:
@@ -129,8 +131,28 @@ def _json(description: str, schema: Schema | None = None) -> Schema:
     return response
 
 
+#: Errors any request can get, whatever its route: from the sign-in (a bad ``Authorization``
+#: header is refused even where none is needed), the routing (a path value the route's pattern
+#: does not match) and the request limits (``http.limits``, ``http.throttle``).
+_ANY_REQUEST_ERRORS = {
+    "401": "The credentials sent are not valid",
+    "404": "No route matches this path (a path value of the wrong form)",
+    "413": "The body is larger than the server accepts",
+    "414": "The URL is longer than the server accepts",
+    "429": "Too many failed sign-ins from this address or for this login; see Retry-After",
+}
+
+
 def _responses(route: Route, endpoint: Endpoint) -> Schema:
+    """What an operation answers: its own statuses, then the errors any request can get."""
     error = {"$ref": REF + "Error"}
+    found = _own_responses(route, endpoint, error)
+    for status, why in _ANY_REQUEST_ERRORS.items():
+        found.setdefault(status, _json(why, error))
+    return dict(sorted(found.items()))
+
+
+def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
     if route.kind is None:
         what = "The namespace index" if endpoint.action == "index" else "This OpenAPI document"
         return {"200": _json(what, {"type": "object"})}
@@ -179,6 +201,14 @@ def _responses(route: Route, endpoint: Endpoint) -> Schema:
     return responses
 
 
+#: What a delete does to an event, venue or organizer (WordPress's trash).
+_TRASH = (
+    "Moves the record to the trash; nothing is deleted for good. A trashed record is still "
+    "readable by editors and administrators (GET answers it, with status trash), and can be "
+    "restored by an update of its status; deleting it again answers 410."
+)
+
+
 def _summary(route: Route, endpoint: Endpoint) -> tuple[str, str]:
     """(summary, operationId stem) of an endpoint."""
     if route.kind is None:
@@ -225,6 +255,8 @@ def _operation(
             "required": endpoint.action == "create",
             "content": {"application/json": media, "application/x-www-form-urlencoded": media},
         }
+    if endpoint.action == "delete" and route.kind not in _NOUN:
+        operation["description"] = _TRASH
     operation["responses"] = _responses(route, endpoint)
     operation["security"] = _WRITE_SECURITY if endpoint.writes else _READ_SECURITY
     return operation

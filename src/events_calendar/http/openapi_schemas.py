@@ -100,6 +100,9 @@ def _wire_samples(wire: Wire) -> dict[str, list[Any]]:
     errors = [
         MissingParameter(["title"]),
         InvalidParameter({"start_date": "not a date"}),
+        # ``details`` is an object where the reference nests an error (a refused filter).
+        InvalidParameter({"ticketed": "off"}, codes={"ticketed": "event-tickets-not-active"}),
+        InvalidParameter({"featured": "not a boolean"}, codes={"featured": "invalid_boolean"}),
         TermExists("A term with the name provided already exists.", term_id=11),
         InTrash("The event is already trashed"),
     ]
@@ -133,7 +136,7 @@ _COMPONENT_OF_KEY = {
 #: Free-form objects, described but not spelled out.
 _OPAQUE_KEYS = frozenset({"json_ld", "_links"})
 #: Objects keyed by data (parameter names), not by a fixed set of properties.
-_MAP_KEYS = frozenset({"params"})
+_MAP_KEYS = frozenset({"params", "details"})
 #: The record classes behind each component, whose attrs types add enumerations.
 _CLASSES: dict[str, tuple[type, ...]] = {
     "Event": (Event,),
