@@ -172,12 +172,11 @@ def _event_search(q: Select, words: tuple[str, ...], flt: EventFilter) -> None:
         q.add_fragment((anywhere, params))
         return
     # A password-protected event is searched by its title alone (``locked_search_in_title``).
+    # A title match is a match anywhere too, so the text index decides first and the password
+    # (not in the listing index) is read only for the events it matched: at a million events,
+    # reading it for every event in the window first made a counted search 7x slower.
     title, more = q.dialect.search("events", q.alias, ("title",), words, together=False)
-    q.add(
-        f"(({q.alias}.password = '' AND {anywhere}) OR ({q.alias}.password != '' AND {title}))",
-        *params,
-        *more,
-    )
+    q.add(f"{anywhere} AND ({q.alias}.password = '' OR {title})", *params, *more)
 
 
 def _event_order(q: Select, by_date: bool, _: object) -> None:
