@@ -453,8 +453,10 @@ def _published_sample(hand: HandWritten, ids: list[int], *, seed: int) -> list[t
 
 
 def _library_connection(cal: ec.Calendar) -> sqlite3.Connection | None:
-    """The SQLite backend's connection (for tracing and settings), if it is one."""
-    conn = getattr(getattr(cal.backend, "db", None), "conn", None)
+    """The SQLite connection this thread's library reads go through (for tracing and
+    settings), if the backend is SQLite."""
+    reads = getattr(getattr(cal.backend, "engine", None), "read_connection", None)
+    conn = reads() if callable(reads) else None
     return conn if isinstance(conn, sqlite3.Connection) else None
 
 

@@ -182,6 +182,11 @@ class SQLiteEngine(Engine):
                 self._readers.append(reader)
         return reader
 
+    def read_connection(self) -> sqlite3.Connection:
+        """The connection this thread's reads go through (for tracing and tools): its own
+        reader connection, or the writer's inside its transaction or in memory."""
+        return self.db.conn if self._writes_here() else self._reader().conn
+
     def _forward_trace(self, sql: str, params: Any) -> None:
         tracer = self.db._tracer  # set by ``db.tracer(...)`` on the writer
         if tracer is not None:
