@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -262,16 +262,6 @@ class PostgresEngine(Engine):
                 return Result(rowcount=cursor.rowcount)
             columns = tuple(column.name for column in cursor.description)
             return Result(columns, cursor.fetchall(), cursor.rowcount)
-
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        rows = [list(row) for row in rows]
-        if not rows:
-            return
-        with self.transaction(), self._translating():
-            connection = self._local.connection
-            assert connection is not None
-            with connection.cursor() as cursor:
-                cursor.executemany(to_pyformat(sql), rows)
 
     def generation(self) -> Hashable:
         """The ``data_generation`` counter, bumped by triggers in every writer's transaction:

@@ -18,7 +18,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -301,10 +301,6 @@ class SQLiteEngine(Engine):
         description = cursor.description
         columns = tuple(d[0] for d in description) if description else ()
         return Result(columns, rows, cursor.rowcount)
-
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        with self._lock, translating(_ERRORS, self._name):
-            self.db.conn.executemany(sql, rows)
 
     def generation(self) -> Hashable:
         """Changes whenever a write commits, from this process or another. A file is watched

@@ -171,11 +171,3 @@ class EngineContract:
             thread.join()
         total = engine.execute("SELECT value FROM sequences WHERE name = ?", ["post"]).scalar()
         assert ([], 4 * rounds) == (errors, total)
-
-    def test_executemany_writes_every_row(self, engine: Engine) -> None:
-        """executemany runs the statement once per parameter row."""
-        engine.executemany(
-            "INSERT INTO slug_aliases (kind, slug, record_id) VALUES (?, ?, ?)",
-            [("event", "a", 1), ("event", "b", 2), ("event", "c", 3)],
-        )
-        assert ["a", "b", "c"] == self.aliases(engine)

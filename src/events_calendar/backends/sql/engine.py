@@ -9,7 +9,7 @@ driver wants another placeholder style rewrites them. Driver errors never leave 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -63,10 +63,6 @@ class Engine(ABC):
     @abstractmethod
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         """Run one statement (in the current transaction or snapshot, if any)."""
-
-    @abstractmethod
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        """Run one statement for many parameter rows (bulk loads)."""
 
     @abstractmethod
     def generation(self) -> Hashable:
