@@ -1,0 +1,52 @@
+"""The seam between a file reader and the import engine.
+
+A reader (CSV, iCalendar, JSON) knows its format and nothing of storage; it yields one
+``SourceRow`` per record it found, in file order. The engine knows storage and nothing of
+formats. A reader that cannot read the file at all (wrong encoding, truncated, binary, no
+header) raises ``UnreadableFile`` with one sentence a person can act on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import attrs
+
+from ..errors import CalendarError
+
+__all__ = ["ImportKind", "SourceRow", "UnreadableFile"]
+
+#: The kinds a file can bring in.
+ImportKind = Literal["event", "venue", "organizer"]
+
+
+@attrs.frozen
+class SourceRow:
+    """One record a reader found, as keyword arguments of the matching ``create``.
+
+    ``where`` names the row in reports (``"line 12"``, ``"UID 1234@example.com"``). ``fields``
+    holds what ``cal.events.create(**fields)`` (or ``venues``/``organizers``) takes: linked
+    venues and organizers may be given inline by name (``{"venue": "Town Hall"}``), categories
+    and tags by name. ``key`` is the row's identity for an idempotent re-import (an iCalendar
+    UID, a CSV key column), or ``None`` to let the engine apply the format's default key.
+    ``refused`` is set, with the reason, for a row the reader found but could not read; the
+    engine reports it and, unless the import is partial, writes nothing.
+    """
+
+    where: str
+    kind: ImportKind
+    fields: Mapping[str, Any] = attrs.field(factory=dict)
+    key: str | None = None
+    refused: str | None = None
+
+
+class UnreadableFile(CalendarError, ValueError):
+    """A file that is not in the format it claims (or no format at all): nothing imported."""
+
+    code = "unreadable_file"
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"{path}: {why}", data={"path": path})
+        self.path = path
+        self.why = why
