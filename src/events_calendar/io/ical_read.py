@@ -36,6 +36,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 import recurring_ical_events
 import x_wr_timezone
+from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
 from ..dates import SystemClock, default_window, resolve_zone, zone_name
 from ..errors import InvalidParameter
@@ -115,7 +116,9 @@ def _calendars(data: bytes, where: str) -> list[icalendar.Calendar]:
         ) from None
     calendars = [c for c in found if isinstance(c, icalendar.Calendar)]
     if not calendars:
-        raise UnreadableFile(where, "the file holds no VCALENDAR")
+        raise UnreadableFile(
+            where, "the iCalendar file cannot be read: its BEGIN and END lines do not pair up"
+        )
     return calendars
 
 
@@ -265,13 +268,16 @@ def _is_series(event: icalendar.Event) -> bool:
 
 
 def _named_zone(name: object) -> tzinfo | None:
-    """The zone ``resolve_zone`` knows by this name, else ``None``."""
-    if name is None or not str(name).strip():
-        return None
-    try:
-        return resolve_zone(str(name))
-    except InvalidParameter:
-        return None
+    """The zone ``resolve_zone`` knows by this name (or, for a Windows zone name such as
+    Outlook writes, by its IANA equivalent), else ``None``."""
+    text = "" if name is None else str(name).strip()
+    for candidate in (text, WINDOWS_TO_OLSON.get(text, "")):
+        if candidate:
+            try:
+                return resolve_zone(candidate)
+            except InvalidParameter:
+                pass
+    return None
 
 
 def _in_zone(value: datetime, zone: tzinfo) -> datetime:
