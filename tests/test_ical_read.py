@@ -20,6 +20,11 @@ LONDON = ZoneInfo("Europe/London")
 NEW_YORK = ZoneInfo("America/New_York")
 
 
+def naive(*parts: int) -> datetime:
+    """A wall time with no zone: what floating times and all-day dates are read as."""
+    return datetime(*parts)  # noqa: DTZ001 - floating on purpose
+
+
 def rows(name: str, **options: object) -> list[SourceRow]:
     """The rows of one fixture, read over 2031."""
     data = (DATA / name).read_bytes()
@@ -75,9 +80,9 @@ def test_an_all_day_event_ends_on_the_day_before_its_exclusive_dtend() -> None:
     """DATE values 2031-04-03 to 2031-04-05 are the all-day event of 3 and 4 April."""
     expected = {
         "title": "Spring fair",
-        "start_date": datetime(2031, 4, 3),
+        "start_date": naive(2031, 4, 3),
         "all_day": True,
-        "end_date": datetime(2031, 4, 4),
+        "end_date": naive(2031, 4, 4),
     }
     assert expected == rows("outlook.ics")[1].fields
 
@@ -85,7 +90,7 @@ def test_an_all_day_event_ends_on_the_day_before_its_exclusive_dtend() -> None:
 def test_an_all_day_event_without_dtend_lasts_one_day() -> None:
     """A DATE DTSTART alone is one day long (RFC 5545 3.6.1)."""
     fields = rows("allday.ics")[1].fields
-    assert (datetime(2031, 8, 15), datetime(2031, 8, 15)) == (
+    assert (naive(2031, 8, 15), naive(2031, 8, 15)) == (
         fields["start_date"],
         fields["end_date"],
     )
@@ -105,8 +110,8 @@ def test_floating_times_are_left_to_the_calendar_zone_without_a_zone() -> None:
     """Floating times stay naive, without ``timezone``: the calendar reads them in its zone."""
     expected = {
         "title": "Morning yoga",
-        "start_date": datetime(2031, 7, 1, 9, 0),  # noqa: DTZ001 - floating on purpose
-        "end_date": datetime(2031, 7, 1, 10, 30),  # noqa: DTZ001
+        "start_date": naive(2031, 7, 1, 9, 0),
+        "end_date": naive(2031, 7, 1, 10, 30),
     }
     assert expected == rows("floating.ics")[0].fields
 
@@ -129,7 +134,7 @@ def test_duration_gives_the_end_of_a_timed_event() -> None:
 def test_duration_in_days_gives_the_last_day_of_an_all_day_event() -> None:
     """A DATE DTSTART with DURATION:P2D covers two days."""
     fields = rows("duration.ics")[1].fields
-    assert (datetime(2031, 9, 20), datetime(2031, 9, 21), True) == (
+    assert (naive(2031, 9, 20), naive(2031, 9, 21), True) == (
         fields["start_date"],
         fields["end_date"],
         fields["all_day"],
@@ -194,13 +199,18 @@ def test_a_series_is_expanded_only_inside_the_window() -> None:
     ] == found
 
 
+def series(rule: str) -> bytes:
+    """A file of one series starting on 1 January 2031 with this RRULE."""
+    return (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\n"
+        "UID:hourly@example.org\r\nDTSTAMP:20310101T000000Z\r\nDTSTART:20310101T000000Z\r\n"
+        f"RRULE:{rule}\r\nSUMMARY:Chime\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    ).encode()
+
+
 def test_a_series_with_too_many_occurrences_is_refused() -> None:
     """An hourly rule over a year is one refused row, not thousands of events."""
-    data = (
-        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\n"
-        b"UID:hourly@example.org\r\nDTSTAMP:20310101T000000Z\r\nDTSTART:20310101T000000Z\r\n"
-        b"RRULE:FREQ=HOURLY\r\nSUMMARY:Chime\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-    )
+    data = series("FREQ=HOURLY")
     why = (
         f"the series has more than {MAX_OCCURRENCES} occurrences in the import window; "
         "import a shorter window"
@@ -209,6 +219,28 @@ def test_a_series_with_too_many_occurrences_is_refused() -> None:
         SourceRow("UID hourly@example.org", "event", key="uid:hourly@example.org", refused=why)
     ]
     assert expected == list(read_rows(data, where="f", window=WINDOW))
+
+
+def test_a_rule_repeating_every_minute_is_refused_before_expansion() -> None:
+    """FREQ=MINUTELY is refused at once (expanding it would take minutes)."""
+    why = (
+        "its RRULE repeats it every second or minute (FREQ=MINUTELY); "
+        "import no more than hourly repetitions"
+    )
+    expected = [
+        SourceRow("UID hourly@example.org", "event", key="uid:hourly@example.org", refused=why)
+    ]
+    assert expected == list(read_rows(series("FREQ=MINUTELY"), where="f", window=WINDOW))
+
+
+def test_an_unreadable_rule_is_refused() -> None:
+    """An RRULE the rule engine cannot expand is one refused row."""
+    found = list(read_rows(series("FREQ=WEEKLY;BYDAY=XX"), where="f", window=WINDOW))
+    why = (
+        "its recurrence cannot be expanded: Cannot access 'get' on broken property 'RRULE' "
+        "(expected 'vRecur'): Expected weekday abbreviation, got: XX"
+    )
+    assert [("UID hourly@example.org", why)] == [(r.where, r.refused) for r in found]
 
 
 def test_unusable_vevents_are_refused_with_their_reason() -> None:

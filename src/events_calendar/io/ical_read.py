@@ -166,35 +166,35 @@ class _Reader:
         return SourceRow(where, "event", fields, key=key)
 
     def _occurrences(self, uid: str, window: _Window) -> Iterator[SourceRow]:
-        """The occurrences of one series inside the window, overrides applied."""
+        """The occurrences of one series inside the window, overrides applied, in order."""
         subset = icalendar.Calendar()
         for component in self.calendar.subcomponents:
             if component.name == "VTIMEZONE" or str(component.get("UID", "")) == uid:
                 subset.add_component(component)
-        start, end = window
-        found: list[icalendar.Event] = []
+        refused: str | None = None
+        found: list[Any] = []
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                for occurrence in islice(
-                    recurring_ical_events.of(subset).after(start), MAX_OCCURRENCES + 1
-                ):
-                    if _as_instant(occurrence.get("DTSTART").dt, self.fallback) >= end:
-                        break
-                    found.append(occurrence)
+            refused = _runaway_rule(subset)
+            if refused is None:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    # Each series' ``between`` is a generator: at most one more occurrence
+                    # than allowed is ever computed.
+                    for series in recurring_ical_events.of(subset).series:
+                        found.extend(islice(series.between(*window), MAX_OCCURRENCES + 1))
         except Exception as bad:  # any fault of a third-party rule engine is one refusal
-            why = f"its recurrence cannot be expanded: {_first_line(bad)}"
-            yield SourceRow(f"UID {uid}", "event", key=f"uid:{uid}", refused=why)
-            return
-        if len(found) > MAX_OCCURRENCES:
-            why = (
+            refused = f"its recurrence cannot be expanded: {_first_line(bad)}"
+        if refused is None and len(found) > MAX_OCCURRENCES:
+            refused = (
                 f"the series has more than {MAX_OCCURRENCES} occurrences in the import window; "
                 "import a shorter window"
             )
-            yield SourceRow(f"UID {uid}", "event", key=f"uid:{uid}", refused=why)
+        if refused is not None:
+            yield SourceRow(f"UID {uid}", "event", key=f"uid:{uid}", refused=refused)
             return
-        for occurrence in found:
-            yield self._row(occurrence, uid, _recurrence_key(occurrence.get("RECURRENCE-ID")))
+        for occurrence in sorted(found):
+            event = occurrence.as_component(False)
+            yield self._row(event, uid, _recurrence_key(event.get("RECURRENCE-ID")))
 
     # -- fields ------------------------------------------------------------------------------
     def _fields(self, event: icalendar.Event) -> dict[str, Any]:
@@ -263,6 +263,26 @@ class _Reader:
         return _named_zone(key) or _named_zone(tzid) or self.fallback
 
 
+#: Rule parts that repeat an event more than a few times an hour: no calendar event does, and
+#: the rule engine would compute every repetition since the series began.
+_RUNAWAY = {"FREQ": {"SECONDLY", "MINUTELY"}, "BYSECOND": None}
+
+
+def _runaway_rule(series: icalendar.Calendar) -> str | None:
+    """Why a series' RRULE is refused before it is expanded, or ``None``."""
+    for event in series.walk("VEVENT"):
+        rules = event.get("RRULE")
+        for rule in rules if isinstance(rules, list) else [rules] if rules is not None else []:
+            for part, values in _RUNAWAY.items():
+                given = {str(v).upper() for v in rule.get(part, [])}
+                if given and (values is None or given & values):
+                    return (
+                        f"its RRULE repeats it every second or minute ({part}="
+                        f"{','.join(sorted(given))}); import no more than hourly repetitions"
+                    )
+    return None
+
+
 def _is_series(event: icalendar.Event) -> bool:
     return "RRULE" in event or "RDATE" in event
 
@@ -286,12 +306,6 @@ def _in_zone(value: datetime, zone: tzinfo) -> datetime:
 
 def _midnight(day: date, zone: tzinfo | None) -> datetime:
     return datetime.combine(day, time(), tzinfo=zone)
-
-
-def _as_instant(value: date | datetime, zone: tzinfo) -> datetime:
-    if not isinstance(value, datetime):
-        return datetime.combine(value, time(), tzinfo=zone)
-    return value if value.tzinfo is not None else value.replace(tzinfo=zone)
 
 
 def _recurrence_key(prop: Any) -> str | None:
