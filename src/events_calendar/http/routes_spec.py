@@ -320,9 +320,10 @@ def _routes() -> tuple[Route, ...]:
     for kind in KINDS:
         routes.extend(_kind_routes(kind))
     # This library's own routes, after the reference's: the subscription feed (http.feed),
-    # which takes the filters of the event list.
+    # which takes the filters of the event list (all of its pages: no paging arguments).
     listing = next(r for r in routes if r.pattern == "/events").endpoints[0]
-    feed = Endpoint("feed", READ_METHODS, listing.args)
+    filters = tuple(a for a in listing.args if a.name not in ("page", "per_page"))
+    feed = Endpoint("feed", READ_METHODS, filters)
     routes.append(Route("/events.ics", "event", (feed,), indexed=False))
     return tuple(routes)
 
