@@ -269,6 +269,12 @@ def test_an_event_without_dtend_ends_when_it_starts() -> None:
     assert fields["start_date"] == fields["end_date"]
 
 
+def test_an_unreadable_file_is_refused_before_any_row_is_asked_for() -> None:
+    """``read_rows`` raises when called, so the engine can stop before it starts."""
+    with pytest.raises(UnreadableFile, match="binary"):
+        read_rows(b"\x00\x01", where="x.ics")
+
+
 def test_a_file_without_vevents_yields_nothing() -> None:
     """A calendar of to-dos only gives no rows (the engine says "no events found")."""
     assert [] == rows("no_events.ics")

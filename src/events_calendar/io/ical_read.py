@@ -76,10 +76,9 @@ def read_rows(
     ``zone`` or UTC); ``zone`` reads floating times when the file names no zone. Raises
     ``UnreadableFile`` when ``data`` is not an iCalendar file at all.
     """
-    calendars = _calendars(data, where)
+    calendars = _calendars(data, where)  # raises now, not at the first row
     bounds = window or default_window(SystemClock().now(), zone or UTC)
-    for calendar in calendars:
-        yield from _Reader(calendar, zone).rows(bounds)
+    return (row for calendar in calendars for row in _Reader(calendar, zone).rows(bounds))
 
 
 # --- the file ------------------------------------------------------------------------------
