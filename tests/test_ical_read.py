@@ -359,3 +359,48 @@ def test_an_offset_zone_label_is_read_back_as_that_label() -> None:
         fields["timezone"],
         fields["start_date"],
     )
+
+
+def test_an_unknown_x_wr_timezone_is_ignored() -> None:
+    """``X-WR-TIMEZONE:Mars/Base`` leaves UTC times in UTC instead of failing the file."""
+    data = (
+        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nX-WR-TIMEZONE:Mars/Base\r\n"
+        b"BEGIN:VEVENT\r\nUID:m@example.org\r\nDTSTAMP:20310101T000000Z\r\n"
+        b"DTSTART:20310101T100000Z\r\nSUMMARY:Launch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
+    fields = next(read_rows(data, where="m", window=WINDOW)).fields
+    assert (datetime(2031, 1, 1, 10, tzinfo=UTC), "UTC") == (
+        fields["start_date"],
+        fields["timezone"],
+    )
+
+
+CUSTOM_ZONE = (
+    b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VTIMEZONE\r\n"
+    b"TZID:(GMT+01.00) Amsterdam / Berlin\r\nBEGIN:STANDARD\r\nDTSTART:16011028T030000\r\n"
+    b"RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\n"
+    b"END:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:16010325T020000\r\n"
+    b"RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n"
+    b"END:DAYLIGHT\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:c@example.org\r\n"
+    b"DTSTAMP:20310101T000000Z\r\n"
+    b'DTSTART;TZID="(GMT+01.00) Amsterdam / Berlin":20310701T100000\r\n'
+    b"SUMMARY:Canal tour\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+)
+
+
+def test_a_zone_known_only_from_its_vtimezone_keeps_the_instant_in_utc() -> None:
+    """10:00 in a made-up zone of +02:00 in summer is 08:00 UTC, shown in UTC."""
+    fields = next(read_rows(CUSTOM_ZONE, where="c", window=WINDOW)).fields
+    assert (datetime(2031, 7, 1, 8, tzinfo=UTC), "UTC") == (
+        fields["start_date"],
+        fields["timezone"],
+    )
+
+
+def test_a_zone_known_only_from_its_vtimezone_is_shown_in_the_given_zone() -> None:
+    """With ``zone``, the same instant is shown on that zone's clock."""
+    fields = next(read_rows(CUSTOM_ZONE, where="c", window=WINDOW, zone=PARIS)).fields
+    assert (datetime(2031, 7, 1, 10, tzinfo=PARIS), "Europe/Paris") == (
+        fields["start_date"],
+        fields["timezone"],
+    )

@@ -134,11 +134,14 @@ class _Reader:
 
     def __init__(self, calendar: icalendar.Calendar, zone: tzinfo | None) -> None:
         self.source = calendar
-        self.floating = _named_zone(calendar.get("X-WR-TIMEZONE")) or zone
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            self.calendar = x_wr_timezone.to_standard(calendar)
+        declared = _named_zone(calendar.get("X-WR-TIMEZONE"))
+        self.floating = declared or zone
         self.fallback = self.floating or UTC
+        self.calendar = calendar
+        if declared is not None:  # an X-WR-TIMEZONE no zone database knows is ignored
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.calendar = x_wr_timezone.to_standard(calendar, timezone=declared)
 
     def rows(self, window: _Window) -> Iterator[SourceRow]:
         events = self.calendar.walk("VEVENT")
