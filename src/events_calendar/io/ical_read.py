@@ -133,7 +133,6 @@ class _Reader:
     """The VEVENTs of one VCALENDAR, read with the zones it declares."""
 
     def __init__(self, calendar: icalendar.Calendar, zone: tzinfo | None) -> None:
-        self.source = calendar
         declared = _named_zone(calendar.get("X-WR-TIMEZONE"))
         self.floating = declared or zone
         self.fallback = self.floating or UTC
@@ -145,10 +144,10 @@ class _Reader:
 
     def rows(self, window: _Window) -> Iterator[SourceRow]:
         events = self.calendar.walk("VEVENT")
-        series = {str(e.get("UID")) for e in events if _is_series(e)}
+        series = {_uid(e) for e in events if _is_series(e)}
         done: set[str] = set()
         for number, event in enumerate(events, 1):
-            uid = str(event.get("UID", "")).strip()
+            uid = _uid(event)
             if not uid:
                 yield SourceRow(f"VEVENT {number}", "event", refused="it has no UID")
             elif uid not in series:
@@ -171,7 +170,7 @@ class _Reader:
         """The occurrences of one series inside the window, overrides applied, in order."""
         subset = icalendar.Calendar()
         for component in self.calendar.subcomponents:
-            if component.name == "VTIMEZONE" or str(component.get("UID", "")) == uid:
+            if component.name == "VTIMEZONE" or _uid(component) == uid:
                 subset.add_component(component)
         refused: str | None = None
         found: list[Any] = []
@@ -283,6 +282,10 @@ def _runaway_rule(series: icalendar.Calendar) -> str | None:
                         f"{','.join(sorted(given))}); import no more than hourly repetitions"
                     )
     return None
+
+
+def _uid(component: icalendar.Component) -> str:
+    return str(component.get("UID", "")).strip()
 
 
 def _is_series(event: icalendar.Event) -> bool:
