@@ -143,7 +143,7 @@ class _Reader:
                 self.calendar = x_wr_timezone.to_standard(calendar, timezone=declared)
 
     def rows(self, window: _Window) -> Iterator[SourceRow]:
-        events = self.calendar.walk("VEVENT")
+        events = self.calendar.events
         series = {_uid(e) for e in events if _is_series(e)}
         done: set[str] = set()
         for number, event in enumerate(events, 1):
