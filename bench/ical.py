@@ -73,11 +73,12 @@ def ics_file(count: int, *, seed: int = 11) -> bytes:
     return "".join(out).replace("\n", "\r\n").encode()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
+    """Generate the file, load it, export it back, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--db", type=Path, help="SQLite file (default: a temporary one)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     data = ics_file(args.events)
     print(f"{args.events:,} events, {len(data) / 1e6:.1f} MB of iCalendar")
@@ -107,6 +108,7 @@ def main() -> None:
             f"{name:6} {wall:7.2f} {args.events / wall:9,.0f} {cpu:7.2f} {args.events / cpu:9,.0f}"
             f"  ({what})"
         )
+    return 0
 
 
 class _Clock:
@@ -132,4 +134,4 @@ def _all(cal: ec.Calendar, ids: list[int]) -> list[ec.Event]:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
