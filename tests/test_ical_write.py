@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import icalendar
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -177,6 +178,29 @@ def test_an_export_reads_back_with_its_uid_as_key() -> None:
     event = gala(cal)
     row = next(read_rows(write_events(cal, [event]), where="x", window=WINDOW))
     assert f"uid:event-{event.id}@events-calendar" == row.key
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def stored(request: pytest.FixtureRequest) -> Calendar:
+    """An empty calendar on SQLite or PostgreSQL (the server the PostgreSQL tests use)."""
+    if request.param == "sqlite":
+        return connect("sqlite://", clock=FixedClock(NOW))
+    pytest.importorskip("psycopg")
+    from events_calendar.testing.postgres import test_database
+
+    database = test_database()
+    database.reset()
+    return connect(database.url, clock=FixedClock(NOW))
+
+
+def test_every_backend_exports_the_same_bytes(stored: Calendar) -> None:
+    """The same events, stored on SQLite or PostgreSQL, export as they do from memory."""
+    exports = []
+    for cal in (calendar(), stored):
+        events = [gala(cal), gala(cal, title="Fair", all_day=True, organizer={"organizer": "X"})]
+        exports.append(write_events(cal, [cal.events.get(e.id) for e in events]))
+    stored.close()
+    assert exports[0] == exports[1]
 
 
 # --- the round trip ------------------------------------------------------------------------
