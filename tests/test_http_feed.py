@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import timedelta
 from typing import Any
 
@@ -183,3 +184,12 @@ def test_the_doc_describes_the_feed(site: Site) -> None:
 def test_the_index_does_not_list_the_feed(site: Site) -> None:
     """The namespace index stays the reference's: no ``/events.ics`` in it."""
     assert "/tribe/events/v1/events.ics" not in site.get("").json()["routes"]
+
+
+def test_without_the_io_extra_the_feed_says_what_to_install(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without icalendar the feed answers 501 and names the extra, not a 500."""
+    monkeypatch.setitem(sys.modules, "events_calendar.io.ical", None)
+    response = site.get("/events.ics")
+    assert (501, "ical_not_installed") == (response.status_code, response.json()["code"])

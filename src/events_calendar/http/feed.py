@@ -32,12 +32,19 @@ __all__ = ["FEED_CAP", "MEDIA_TYPE", "feed_events"]
 #: The most events one feed lists (the first ones in list order).
 FEED_CAP = 5000
 MEDIA_TYPE = "text/calendar; charset=utf-8"
+_NOT_INSTALLED = {
+    "code": "ical_not_installed",
+    "message": "This server cannot write iCalendar: install events-calendar[io] to serve the feed.",
+    "data": {"status": 501},
+}
 
 
 def feed_events(call: Call) -> Response:
     """The events the list's filters select, as an iCalendar file."""
-    from ..io.ical import write_events  # the io extra; imported when a feed is asked for
-
+    try:  # the io extra, imported when a feed is asked for
+        from ..io.ical import write_events
+    except ImportError:
+        return call.respond(501, _NOT_INSTALLED)
     events = _every_match(call)
     body = write_events(call.cal, events)
     etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'

@@ -39,4 +39,8 @@ def feed_responses(error: dict[str, Any]) -> dict[str, Any]:
             "description": "A filter has a bad value",
             "content": {"application/json": {"schema": error}},
         },
+        "501": {
+            "description": "The server lacks the io extra (icalendar) that writes the feed",
+            "content": {"application/json": {"schema": error}},
+        },
     }
