@@ -25,6 +25,7 @@ class ContractBase:
     """Subclass and implement ``make_backend`` to run the suite on a backend."""
 
     def make_backend(self) -> Backend:
+        """A new, empty backend for one test: the one method a backend's test class writes."""
         raise NotImplementedError
 
     @pytest.fixture
