@@ -1,14 +1,22 @@
-"""Every Python example in README.md and docs/ runs, and its assertions hold."""
+"""Every example in README.md and docs/ runs, and its assertions hold.
+
+Python blocks run in a fresh namespace per page (the blocks of one page share it).
+``console`` blocks are terminal sessions run in process by ``docs_console`` (the commands
+``events-calendar``, ``./scripts/serve`` and ``curl`` against the served app), in an empty
+folder per page, and what each command prints is checked against the page.
+"""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
+from docs_console import Console, sessions
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
@@ -21,6 +29,11 @@ def _examples() -> list[tuple[str, str]]:
 
 
 EXAMPLES = _examples()
+CONSOLE_PAGES = [
+    path.relative_to(ROOT).as_posix()
+    for path in DOCS
+    if sessions(path.read_text(encoding="utf-8"))
+]
 
 
 def test_the_docs_have_examples() -> None:
@@ -28,7 +41,27 @@ def test_the_docs_have_examples() -> None:
     assert any(name.startswith("README.md") for name, _ in EXAMPLES)
 
 
+def test_the_tutorial_is_a_console_page() -> None:
+    """The tutorial's terminal session is found, so the console run below is not empty."""
+    assert "docs/tutorial.md" in CONSOLE_PAGES
+
+
 @pytest.mark.parametrize(("name", "code"), EXAMPLES, ids=[name for name, _ in EXAMPLES])
 def test_example_runs(name: str, code: str) -> None:
     """The example executes without error in a fresh namespace (blocks of one file share one)."""
     exec(compile(code, name, "exec"), {"__name__": "__docs__"})  # noqa: S102 - our own docs
+
+
+@pytest.mark.parametrize("page", CONSOLE_PAGES)
+def test_console_session_prints_what_the_page_shows(
+    page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each command of the page's terminal sessions runs and prints what the page shows."""
+    monkeypatch.chdir(tmp_path)
+    # `serve` hands its settings to the app through the environment: keep them in this test.
+    monkeypatch.setattr(os, "environ", {**os.environ})
+    monkeypatch.delenv("EVENTS_CALENDAR_DB", raising=False)
+    console = Console(monkeypatch)
+    for steps in sessions((ROOT / page).read_text(encoding="utf-8")):
+        for command, expected in steps:
+            console.check(command, expected)
