@@ -1,6 +1,8 @@
 """Every example in README.md and docs/ runs, and its assertions hold.
 
 Python blocks run in a fresh namespace per page (the blocks of one page share it).
+``pycon`` blocks are interpreter sessions, run as doctests (``...`` stands for any text) in
+one namespace per page, so a page reads like a notebook and every answer it shows is checked.
 ``console`` blocks are terminal sessions run in process by ``docs_console`` (the commands
 ``events-calendar``, ``./scripts/serve`` and ``curl`` against the served app), in an empty
 folder per page, and what each command prints is checked against the page.
@@ -8,6 +10,7 @@ folder per page, and what each command prints is checked against the page.
 
 from __future__ import annotations
 
+import doctest
 import os
 import re
 from pathlib import Path
@@ -18,6 +21,7 @@ from docs_console import Console, sessions
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
+SESSION = re.compile(r"^```pycon\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
 def _examples() -> list[tuple[str, str]]:
@@ -36,6 +40,13 @@ CONSOLE_PAGES = [
 ]
 
 
+SESSION_PAGES = [
+    path.relative_to(ROOT).as_posix()
+    for path in DOCS
+    if SESSION.search(path.read_text(encoding="utf-8"))
+]
+
+
 def test_the_docs_have_examples() -> None:
     """The README's usage example is found, so the parametrised run below is not empty."""
     assert any(name.startswith("README.md") for name, _ in EXAMPLES)
@@ -50,6 +61,27 @@ def test_the_tutorial_is_a_console_page() -> None:
 def test_example_runs(name: str, code: str) -> None:
     """The example executes without error in a fresh namespace (blocks of one file share one)."""
     exec(compile(code, name, "exec"), {"__name__": "__docs__"})  # noqa: S102 - our own docs
+
+
+def test_the_python_tutorial_is_a_session_page() -> None:
+    """The Python tutorial's session is found, so the doctest run below is not empty."""
+    assert "docs/tutorial-python.md" in SESSION_PAGES
+
+
+@pytest.mark.parametrize("page", SESSION_PAGES)
+def test_python_session_answers_what_the_page_shows(page: str) -> None:
+    """Each statement of the page's interpreter sessions gives the answer the page shows."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    namespace = {"__name__": "__docs__"}
+    for n, match in enumerate(SESSION.finditer(text)):
+        line = text.count("\n", 0, match.start(1))
+        test = doctest.DocTestParser().get_doctest(
+            match.group(1), namespace, f"{page}#{n}", page, line
+        )
+        runner.run(test, clear_globs=False)
+        namespace = test.globs  # the next block goes on from here, as in a notebook
+    assert (0, runner.tries) == (runner.failures, runner.tries)
 
 
 @pytest.mark.parametrize("page", CONSOLE_PAGES)
