@@ -3,6 +3,8 @@
 Python blocks run in a fresh namespace per page (the blocks of one page share it).
 ``pycon`` blocks are interpreter sessions, run as doctests (``...`` stands for any text) in
 one namespace per page, so a page reads like a notebook and every answer it shows is checked.
+A ``python title="test_*.py"`` block is a test module a reader saves and runs: it is saved
+and run with pytest, and must pass.
 ``console`` blocks are terminal sessions run in process by ``docs_console`` (the commands
 ``events-calendar``, ``./scripts/serve`` and ``curl`` against the served app), in an empty
 folder per page, and what each command prints is checked against the page.
@@ -13,6 +15,8 @@ from __future__ import annotations
 import doctest
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +25,9 @@ from docs_console import Console, sessions
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
+TEST_FILE = re.compile(
+    r'^```python title="(test_\w+\.py)"\n(.*?)^```', re.DOTALL | re.MULTILINE
+)
 SESSION = re.compile(r"^```pycon\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
@@ -44,6 +51,13 @@ SESSION_PAGES = [
     path.relative_to(ROOT).as_posix()
     for path in DOCS
     if SESSION.search(path.read_text(encoding="utf-8"))
+]
+
+
+TEST_FILES = [
+    (f"{path.relative_to(ROOT).as_posix()}:{name}", name, code)
+    for path in DOCS
+    for name, code in TEST_FILE.findall(path.read_text(encoding="utf-8"))
 ]
 
 
@@ -97,3 +111,22 @@ def test_console_session_prints_what_the_page_shows(
     for steps in sessions((ROOT / page).read_text(encoding="utf-8")):
         for command, expected in steps:
             console.check(command, expected)
+
+
+def test_the_new_backend_guide_has_a_test_module() -> None:
+    """The contract suite example is found, so the run below is not empty."""
+    assert [n for n, _, _ in TEST_FILES] == ["docs/howto-new-backend.md:test_my_backend.py"]
+
+
+@pytest.mark.parametrize(("where", "name", "code"), TEST_FILES, ids=[w for w, _, _ in TEST_FILES])
+def test_test_module_passes(where: str, name: str, code: str, tmp_path: Path) -> None:
+    """The test module, saved under its name and run with pytest as the page says, passes."""
+    (tmp_path / name).write_text(code, encoding="utf-8")
+    run = subprocess.run(  # noqa: S603 - our own interpreter on our own page's code
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert 0 == run.returncode, run.stdout[-3000:] + run.stderr[-3000:]
