@@ -17,11 +17,12 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files
-from mkdocs.structure.pages import Page
+if TYPE_CHECKING:  # the REST reference renders without MkDocs installed (tests/test_docs_site.py)
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -35,6 +36,8 @@ LINK = re.compile(r"\[([^\]]*)\]\(([^)\s#]+)(#[^)\s]*)?\)")
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add the REST reference page, rendered from the served OpenAPI document."""
+    from mkdocs.structure.files import File
+
     files.append(File.generated(config, REST_PAGE, content=rest_reference()))
     return files
 
@@ -120,7 +123,9 @@ def rest_reference() -> str:
     from events_calendar.http.openapi import openapi_document
     from events_calendar.http.urls import Urls
 
-    urls = Urls(site="https://calendar.example.org", base_path="/wp-json", namespace="tribe/events/v1")
+    urls = Urls(
+        site="https://calendar.example.org", base_path="/wp-json", namespace="tribe/events/v1"
+    )
     with ec.connect("memory://") as cal:
         document = openapi_document(urls, cal)
     lines = [

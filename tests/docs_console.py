@@ -148,7 +148,8 @@ class Console:
                 url = arg
         assert url is not None, "curl without a URL"
         parts = urlsplit(url)
-        assert parts.hostname is not None and parts.port is not None
+        assert parts.hostname is not None, url
+        assert parts.port is not None, url
         transport = httpx.ASGITransport(app=self.servers[(parts.hostname, parts.port)])
 
         async def send() -> httpx.Response:

@@ -20,14 +20,13 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from docs_console import Console, sessions
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
-TEST_FILE = re.compile(
-    r'^```python title="(test_\w+\.py)"\n(.*?)^```', re.DOTALL | re.MULTILINE
-)
+TEST_FILE = re.compile(r'^```python title="(test_\w+\.py)"\n(.*?)^```', re.DOTALL | re.MULTILINE)
 SESSION = re.compile(r"^```pycon\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
@@ -41,9 +40,7 @@ def _examples() -> list[tuple[str, str]]:
 
 EXAMPLES = _examples()
 CONSOLE_PAGES = [
-    path.relative_to(ROOT).as_posix()
-    for path in DOCS
-    if sessions(path.read_text(encoding="utf-8"))
+    path.relative_to(ROOT).as_posix() for path in DOCS if sessions(path.read_text(encoding="utf-8"))
 ]
 
 

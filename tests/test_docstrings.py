@@ -80,9 +80,7 @@ def test_the_walk_finds_the_api() -> None:
     assert {"events_calendar.connect", "events_calendar.events.EventCollection.list"} <= names
 
 
-@pytest.mark.parametrize(
-    ("name", "value"), DOCUMENTED, ids=[name for name, _ in DOCUMENTED]
-)
+@pytest.mark.parametrize(("name", "value"), DOCUMENTED, ids=[name for name, _ in DOCUMENTED])
 def test_public_name_has_a_docstring(name: str, value: Any) -> None:
     """The public name carries a docstring of its own, which the API reference renders."""
     assert (_docstring(value) or "").strip(), f"{name} has no docstring"
