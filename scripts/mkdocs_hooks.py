@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from pathlib import Path
@@ -51,6 +52,8 @@ def _type(schema: dict[str, Any]) -> str:
     if "$ref" in schema:
         name = schema["$ref"].rsplit("/", 1)[-1]
         return f"[{name}](#{_anchor(name)})"
+    if len(schema.get("allOf", ())) == 1:  # a described $ref
+        return _type(schema["allOf"][0])
     for combined in ("oneOf", "anyOf"):
         if combined in schema:
             return " or ".join(_type(s) for s in schema[combined])
@@ -58,7 +61,7 @@ def _type(schema: dict[str, Any]) -> str:
     if kind == "array":
         kind = f"array of {_type(schema.get('items', {}))}"
     if "enum" in schema:
-        kind += ": " + ", ".join(f"`{v}`" for v in schema["enum"])
+        kind += ": " + ", ".join(f"`{json.dumps(v)}`" for v in schema["enum"])
     if schema.get("nullable"):
         kind += " or null"
     return kind
@@ -73,12 +76,7 @@ def _operation(method: str, path: str, operation: dict[str, Any]) -> list[str]:
     if "description" in operation:
         lines += [operation["description"], ""]
     anonymous = {} in operation.get("security", [])
-    lines += [
-        "Authentication: "
-        + ("optional (more records for signed-in users)." if anonymous else "required.")
-        + "",
-        "",
-    ]
+    lines += [f"Authentication: {'optional' if anonymous else 'required'}.", ""]
     parameters = operation.get("parameters", [])
     if parameters:
         lines += ["| parameter | in | type | default | description |", "|---|---|---|---|---|"]
@@ -104,9 +102,12 @@ def _operation(method: str, path: str, operation: dict[str, Any]) -> list[str]:
 
 def _schema(name: str, schema: dict[str, Any]) -> list[str]:
     lines = [f"### {name} {{#{_anchor(name)}}}", ""]
-    if "description" in schema:
-        lines += [schema["description"], ""]
     properties = schema.get("properties")
+    # /doc gives record schemas their `description` field's text as their own description
+    # (http.openapi_schemas._describe); that sentence describes the field, not the record.
+    described = {spec.get("description") for spec in (properties or {}).values()}
+    if "description" in schema and schema["description"] not in described:
+        lines += [schema["description"], ""]
     if not properties:
         return [*lines, f"Type: {_type(schema)}.", ""]
     required = set(schema.get("required", ()))
@@ -123,29 +124,28 @@ def rest_reference() -> str:
     from events_calendar.http.openapi import openapi_document
     from events_calendar.http.urls import Urls
 
-    urls = Urls(
-        site="https://calendar.example.org", base_path="/wp-json", namespace="tribe/events/v1"
-    )
+    urls = Urls(site="http://127.0.0.1:8000", base_path="/wp-json", namespace="tribe/events/v1")
     with ec.connect("memory://") as cal:
         document = openapi_document(urls, cal)
     lines = [
         "# REST API reference",
         "",
         "Generated when the site is built from the OpenAPI document the server answers at "
-        f"`{urls.root}/doc`, which is made from the same route table as the routes themselves: "
-        "what is listed here is what the server serves. Paths are relative to the namespace "
-        f"root, `{{base_path}}/{{vendor}}/events/v1` (by default `/wp-json/tribe/events/v1`). "
+        "`/wp-json/tribe/events/v1/doc`, which is made from the same route table as the routes "
+        "themselves: what is listed here is what the server serves. Paths are relative to the "
+        "namespace root, `{base_path}/{vendor}/events/v1` (by default `/wp-json/tribe/events/v1`). "
         "Every route also answers `HEAD` and `OPTIONS`. Writes authenticate with HTTP Basic "
         "(a login and an application password) or `Authorization: Bearer <token>`; see "
         "[Point a client of the reference at us](../howto-existing-client.md). Error answers "
         "are [Error](#schema-error) bodies.",
         "",
-        "## Routes",
-        "",
     ]
+    groups: dict[str, list[str]] = {}
     for path, item in document["paths"].items():
         for method, operation in item.items():
-            lines += _operation(method, path, operation)
+            groups.setdefault(operation["tags"][0], []).extend(_operation(method, path, operation))
+    for group, sections in groups.items():
+        lines += [f"## {group.capitalize()}", "", *sections]
     lines += ["## Schemas", ""]
     for name, schema in document["components"]["schemas"].items():
         lines += _schema(name, schema)
