@@ -1,8 +1,8 @@
 """events_calendar: an embeddable events calendar with pluggable storage.
 
-    import events_calendar as ec
-    cal = ec.connect("memory://")
-    hall = cal.venues.create(venue="Town Hall", city="Lyon")
+import events_calendar as ec
+cal = ec.connect("memory://")
+hall = cal.venues.create(venue="Town Hall", city="Lyon")
 """
 
 from __future__ import annotations
