@@ -1,6 +1,6 @@
 """Every example in README.md and docs/ runs, and its assertions hold.
 
-Python blocks run in a fresh namespace per page (the blocks of one page share it).
+Each Python block runs in a fresh namespace of its own.
 ``pycon`` blocks are interpreter sessions, run as doctests (``...`` stands for any text) in
 one namespace per page, so a page reads like a notebook and every answer it shows is checked.
 A ``python title="test_*.py"`` block is a test module a reader saves and runs: it is saved
@@ -70,7 +70,7 @@ def test_the_tutorial_is_a_console_page() -> None:
 
 @pytest.mark.parametrize(("name", "code"), EXAMPLES, ids=[name for name, _ in EXAMPLES])
 def test_example_runs(name: str, code: str) -> None:
-    """The example executes without error in a fresh namespace (blocks of one file share one)."""
+    """The example executes without error in a fresh namespace."""
     exec(compile(code, name, "exec"), {"__name__": "__docs__"})  # noqa: S102 - our own docs
 
 
