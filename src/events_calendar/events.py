@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from .coerce import plain_query
 from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
@@ -136,7 +137,7 @@ class EventCollection(PostCollection[Event]):
         unless the caller has full access (see ``_unlocked``).
         """
         ctx = self._ctx
-        query = query or EventQuery(**params)
+        query = plain_query(query or EventQuery(**params))
         flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
         items, total = self._page_and_total(flt)
         if not items and flt.offset > 0:
