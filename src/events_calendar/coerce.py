@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import attrs
 
@@ -196,4 +196,6 @@ Q = TypeVar("Q", bound=attrs.AttrsInstance)
 def plain_query(query: Q) -> Q:
     """A list query (``EventQuery`` ...) with each parameter ``plain``: a missing value is a
     parameter not given."""
-    return attrs.evolve(query, **plain_fields(attrs.asdict(query, recurse=False)))
+    given = attrs.asdict(query, recurse=False)
+    changed = {name: v for name, v in plain_fields(given).items() if v is not given[name]}
+    return attrs.evolve(cast(Any, query), **changed) if changed else query

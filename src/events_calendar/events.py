@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import tzinfo
 from typing import Any, TypeVar
 
@@ -15,6 +15,7 @@ from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
 from .listing import event_filter
 from .posts import LinkedCollection, PostCollection
+from .progress import ProgressArg, tracking
 from .queries import EventFilter, EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
 from .slugs import allocate_slugs
@@ -26,9 +27,6 @@ __all__ = ["EventCollection", "Related"]
 _Rows = list[dict[str, Any]]
 _Events = list[Event]
 _Ids = list[int]
-
-#: Called after each committed batch of ``bulk_create`` with (rows done, rows in all).
-Progress = Callable[[int, int], None]
 
 
 @attrs.frozen
@@ -251,15 +249,16 @@ class EventCollection(PostCollection[Event]):
         return rows
 
     def bulk_create(
-        self, rows: Iterable[Mapping[str, Any]], *, progress: Progress | None = None
+        self, rows: Iterable[Mapping[str, Any]], *, progress: ProgressArg = None
     ) -> _Ids:
         """Create many events, validated like ``create``, committed in batches.
 
         Every row is validated before anything is written (fields, date order and the author
         the caller may set), so a bad row (the error names it, e.g. ``rows[12].start_date``)
         leaves the calendar unchanged. Rows are then written in batches of
-        ``settings.bulk_batch_size``, one transaction each; ``progress(done, total)`` is called
-        after each batch. Returns the new ids in row order.
+        ``settings.bulk_batch_size``, one transaction each. ``progress=True`` shows a bar (tqdm)
+        of the rows written; a callable is called as ``progress(done, total)`` after each
+        batch. Returns the new ids in row order.
         """
         ctx = self._ctx
         ctx.require(ctx.actor.can_create("event"), "create events")
@@ -281,24 +280,24 @@ class EventCollection(PostCollection[Event]):
         ids: _Ids = []
         total, size = len(cleaned), ctx.settings.bulk_batch_size
         next_number: dict[str, int] = {}  # slug suffixes already tried, across batches
-        for at in range(0, total, size):
-            chunk = cleaned[at : at + size]
-            with ctx.backend.transaction():
-                chunk = self._with_term_ids(chunk)
-                record_ids = ctx.backend.reserve_ids("post", len(chunk))
-                slugs = allocate_slugs(
-                    [self.slug_base(clean) for clean in chunk],
-                    lambda candidates: ctx.backend.taken_slugs("event", candidates),
-                    next_number,
-                )
-                batch = [
-                    self._build(clean, slug=slug, record_id=record_id)
-                    for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
-                ]
-                ctx.backend.insert(batch)
-            ids.extend(e.id for e in batch)
-            if progress is not None:
-                progress(len(ids), total)
+        with tracking(progress, total=total, unit="events") as advance:
+            for at in range(0, total, size):
+                chunk = cleaned[at : at + size]
+                with ctx.backend.transaction():
+                    chunk = self._with_term_ids(chunk)
+                    record_ids = ctx.backend.reserve_ids("post", len(chunk))
+                    slugs = allocate_slugs(
+                        [self.slug_base(clean) for clean in chunk],
+                        lambda candidates: ctx.backend.taken_slugs("event", candidates),
+                        next_number,
+                    )
+                    batch = [
+                        self._build(clean, slug=slug, record_id=record_id)
+                        for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
+                    ]
+                    ctx.backend.insert(batch)
+                ids.extend(e.id for e in batch)
+                advance(len(ids))
         return ids
 
 

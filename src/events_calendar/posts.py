@@ -100,12 +100,12 @@ class PostCollection(Generic[P]):
         """Whether the caller may change or delete the post with that id; ``False`` when there
         is none. Never raises: it answers what the reference's ``Allow`` header reports
         (evupd_unknown: only ``GET`` for an unknown id)."""
-        actor, backend, record_id = self._ctx.actor, self._ctx.backend, plain(record_id)
-        if not actor.can_create(self.kind) or not isinstance(record_id, int):
-            return False
-        if not 0 < record_id <= MAX_INT:
-            return False  # anonymous callers and subscribers edit nothing; no such id
-        record = backend.get_many(self._cls, [record_id]).get(record_id)
+        actor, backend, number = self._ctx.actor, self._ctx.backend, plain(record_id)
+        if not isinstance(number, int) or not 0 < number <= MAX_INT:
+            return False  # no such id
+        if not actor.can_create(self.kind):
+            return False  # anonymous callers and subscribers edit nothing
+        record = backend.get_many(self._cls, [number]).get(number)
         return record is not None and actor.can_edit(record.kind, record.author, record.status)
 
     def _check_readable(self, record: P, password: str | None, *, edit: bool = False) -> None:
