@@ -126,7 +126,7 @@ _PLAIN_TYPES = frozenset({str, int, bool, type(None), datetime, date})
 _PANDAS_MISSING = frozenset({"NAType", "NaTType"})
 
 
-def plain(value: object) -> object:
+def plain(value: Any) -> object:
     """The plain Python value that ``value`` stands for; ``None`` for a missing value.
 
     numpy scalars become the Python value they hold (``np.int64(3)`` -> ``3``,
@@ -141,14 +141,19 @@ def plain(value: object) -> object:
     if kind in _PLAIN_TYPES:
         return value
     if kind is float:
-        return None if math.isnan(value) else value  # type: ignore[arg-type]
+        return None if math.isnan(value) else value
+    if kind is list or kind is tuple:
+        for item in value:
+            if type(item) not in _PLAIN_TYPES:
+                return [plain(i) for i in value] if kind is list else tuple(map(plain, value))
+        return value  # the usual list of ids or names: nothing to read
     module = kind.__module__
     if module == "numpy":
         return _from_numpy(value)
     if module.startswith("pandas"):
         return _from_pandas(value)
     if isinstance(value, list | tuple):
-        return [plain(item) for item in value] if kind is list else tuple(map(plain, value))
+        return [plain(item) for item in value]
     if isinstance(value, Mapping):
         return {key: plain(item) for key, item in value.items()}
     if isinstance(value, set | frozenset):

@@ -165,10 +165,10 @@ class TermCollection(Generic[T]):
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
         backend = ctx.backend
         with backend.transaction():
-            children = backend.get_many(Category, child_terms(backend, self.kind, [term_id]))
+            children = backend.get_many(Category, child_terms(backend, self.kind, [current.id]))
             for child in children.values():
                 backend.replace(attrs.evolve(child, parent=current.parent))
-            backend.remove(self.kind, term_id)
+            backend.remove(self.kind, current.id)
         return current
 
     def ids_for(self, items: Iterable[int | str]) -> tuple[int, ...]:
