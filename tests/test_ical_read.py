@@ -199,13 +199,18 @@ def test_a_series_is_expanded_only_inside_the_window() -> None:
     ] == found
 
 
+def one_event(*lines: str, calendar: tuple[str, ...] = ()) -> bytes:
+    """A file of one VEVENT of these content lines, in a VCALENDAR with these properties."""
+    head = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN", *calendar]
+    event = ["BEGIN:VEVENT", "DTSTAMP:20310101T000000Z", *lines, "END:VEVENT"]
+    return "\r\n".join([*head, *event, "END:VCALENDAR", ""]).encode()
+
+
 def series(rule: str) -> bytes:
     """A file of one series starting on 1 January 2031 with this RRULE."""
-    return (
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\n"
-        "UID:hourly@example.org\r\nDTSTAMP:20310101T000000Z\r\nDTSTART:20310101T000000Z\r\n"
-        f"RRULE:{rule}\r\nSUMMARY:Chime\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-    ).encode()
+    return one_event(
+        "UID:hourly@example.org", "DTSTART:20310101T000000Z", f"RRULE:{rule}", "SUMMARY:Chime"
+    )
 
 
 def test_a_series_with_too_many_occurrences_is_refused() -> None:
@@ -349,11 +354,7 @@ def test_rows_create_events_as_they_are() -> None:
 
 def test_an_offset_zone_label_is_read_back_as_that_label() -> None:
     """``TZID=UTC+2`` (as the export writes it) is the library's ``UTC+2`` zone."""
-    data = (
-        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\n"
-        b"UID:o@example.org\r\nDTSTAMP:20310101T000000Z\r\n"
-        b"DTSTART;TZID=UTC+2:20310701T093000\r\nSUMMARY:Offset\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-    )
+    data = one_event("UID:o@example.org", "DTSTART;TZID=UTC+2:20310701T093000", "SUMMARY:Offset")
     fields = next(read_rows(data, where="o", window=WINDOW)).fields
     assert ("UTC+2", datetime(2031, 7, 1, 9, 30, tzinfo=resolve_zone("UTC+2"))) == (
         fields["timezone"],
@@ -363,10 +364,11 @@ def test_an_offset_zone_label_is_read_back_as_that_label() -> None:
 
 def test_an_unknown_x_wr_timezone_is_ignored() -> None:
     """``X-WR-TIMEZONE:Mars/Base`` leaves UTC times in UTC instead of failing the file."""
-    data = (
-        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nX-WR-TIMEZONE:Mars/Base\r\n"
-        b"BEGIN:VEVENT\r\nUID:m@example.org\r\nDTSTAMP:20310101T000000Z\r\n"
-        b"DTSTART:20310101T100000Z\r\nSUMMARY:Launch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    data = one_event(
+        "UID:m@example.org",
+        "DTSTART:20310101T100000Z",
+        "SUMMARY:Launch",
+        calendar=("X-WR-TIMEZONE:Mars/Base",),
     )
     fields = next(read_rows(data, where="m", window=WINDOW)).fields
     assert (datetime(2031, 1, 1, 10, tzinfo=UTC), "UTC") == (
