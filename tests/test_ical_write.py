@@ -126,6 +126,35 @@ def test_an_all_day_event_is_written_as_dates_with_an_exclusive_end() -> None:
     ) == (written[2:4], written[-2])
 
 
+def test_the_second_of_a_repeated_hour_is_written_in_utc_with_its_zone() -> None:
+    """02:30 after the clocks go back (01:30 UTC) is no TZID time: ``Z``, zone beside."""
+    cal = calendar()
+    second = datetime(2031, 10, 26, 1, 30, tzinfo=UTC)
+    event = gala(cal, start_date=second, end_date=second + timedelta(hours=2))
+    written = vevent_lines(write_events(cal, [event]))
+    assert (
+        ["DTSTART:20311026T013000Z", "DTEND;TZID=Europe/Paris:20311026T043000"],
+        "X-EVENTS-CALENDAR-TIMEZONE:Europe/Paris",
+    ) == (written[2:4], written[-2])
+
+
+@pytest.mark.parametrize(
+    ("zone", "instant"),
+    [
+        ("Europe/Paris", datetime(2031, 10, 26, 1, 30, tzinfo=UTC)),  # the second 02:30
+        ("Europe/Paris", datetime(2031, 10, 26, 0, 30, tzinfo=UTC)),  # the first 02:30
+        ("UTC+2", datetime(2033, 3, 27, 1, 0, tzinfo=UTC)),  # 04:00, as summer time begins
+    ],
+)
+def test_instants_around_clock_changes_come_back(zone: str, instant: datetime) -> None:
+    """Times at the edges of daylight saving time read back as the instants written."""
+    cal = calendar()
+    event = gala(cal, start_date=instant, end_date=instant, timezone=zone)
+    row = next(read_rows(write_events(cal, [event]), where="x", window=WINDOW))
+    start = row.fields["start_date"].astimezone(UTC)  # repeated-hour times compare only in UTC
+    assert (instant, zone) == (start, row.fields["timezone"])
+
+
 def test_an_all_day_event_needs_no_vtimezone() -> None:
     """Dates carry no TZID, so a file of all-day events has no VTIMEZONE."""
     cal = calendar()
@@ -206,8 +235,8 @@ def test_every_backend_exports_the_same_bytes(stored: Calendar) -> None:
 # --- the round trip ------------------------------------------------------------------------
 
 ZONES = ["UTC", "UTC+2", "UTC-5:30", "Europe/Paris", "America/New_York", "Australia/Lord_Howe"]
-WORDS = ["Jazz", "Live music", "Kids, families", "Théâtre", "Q&A; talks"]
-VENUES = ["Town Hall", "St Mary's Hall; upstairs", "Le Duc, des Lombards", "Café \\ Bar"]
+WORDS = ["Jazz", "Live music", "Kids, families", "Théâtre", "Q&A; talks", "C:\\New"]
+VENUES = ["Town Hall", "St Mary's Hall; upstairs", "Le Duc, des Lombards", "Café \\ Bar", "A\\N"]
 TITLE = st.text(
     alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="<"),
     min_size=1,

@@ -245,7 +245,10 @@ class _Reader:
         if not isinstance(end, datetime):
             raise _Refused("DTSTART is a date-time but DTEND is a date; send both alike")
         tzid = event["DTSTART"].params.get("TZID")
-        zone = self._zone(start, tzid)
+        dtend = event.get("DTEND")
+        start = _on_named_clock(start, tzid)
+        end = _on_named_clock(end, dtend.params.get("TZID") if dtend is not None else tzid)
+        zone = _named_zone(event.get(TIMEZONE_PROPERTY)) or self._zone(start, tzid)
         if zone is None:  # floating, and no zone to read it in: the calendar's own
             return {"start_date": start, "end_date": end.replace(tzinfo=None)}
         return {
@@ -303,6 +306,14 @@ def _named_zone(name: object) -> tzinfo | None:
             except InvalidParameter:
                 pass
     return None
+
+
+def _on_named_clock(value: datetime, tzid: str | None) -> datetime:
+    """A date-time whose TZID names a zone this library knows, read as that zone's wall clock
+    (the first of a repeated hour, as RFC 5545 3.3.5 says), not by the file's VTIMEZONE: a
+    VTIMEZONE may place a transition an hour off, and the zone database does not."""
+    named = _named_zone(tzid) if value.tzinfo is not None else None
+    return value.replace(tzinfo=named, fold=0) if named is not None else value
 
 
 def _in_zone(value: datetime, zone: tzinfo) -> datetime:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
-from datetime import UTC, date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -94,15 +94,20 @@ def _vevent(event: Event, related: Related) -> icalendar.Event:
         vevent.add("DTEND", event.utc_end_date)
     else:
         zone = {"TZID": event.timezone}
-        vevent.add("DTSTART", event.start_date.replace(tzinfo=None), parameters=zone)
-        vevent.add("DTEND", event.end_date.replace(tzinfo=None), parameters=zone)
-    vevent.add("SUMMARY", event.title)
+        for name, value in (("DTSTART", event.start_date), ("DTEND", event.end_date)):
+            if _first_of_its_wall_time(value):
+                vevent.add(name, value.replace(tzinfo=None, fold=0), parameters=zone)
+            else:  # the second 02:30 of a night the clocks go back: no wall time names it
+                vevent.add(name, value.astimezone(UTC))
+                if TIMEZONE_PROPERTY not in vevent:
+                    vevent.add(TIMEZONE_PROPERTY, event.timezone)
+    vevent.add("SUMMARY", _Text(event.title))
     description = plain_text(event.description)
     if description:
-        vevent.add("DESCRIPTION", description)
+        vevent.add("DESCRIPTION", _Text(description))
     venues = related.venues_of(event)
     if venues:
-        vevent.add("LOCATION", venues[0].venue)
+        vevent.add("LOCATION", _Text(venues[0].venue))
     with_email = [o for o in related.organizers_of(event) if o.email]
     if with_email:
         organizer = with_email[0]
@@ -111,11 +116,41 @@ def _vevent(event: Event, related: Related) -> icalendar.Event:
         vevent.add("ORGANIZER", address)
     categories = [c.name for c in related.categories_of(event)]
     if categories:
-        vevent.add("CATEGORIES", categories)
+        vevent.add("CATEGORIES", _Categories(categories))
     if event.website:
         vevent.add("URL", event.website)
     vevent.add("LAST-MODIFIED", event.modified_utc.astimezone(UTC))
     return vevent
+
+
+def _first_of_its_wall_time(value: datetime) -> bool:
+    """Whether ``value``'s wall clock with its TZID names it: a TZID time in a repeated hour
+    is the first of the two (RFC 5545 3.3.5), so the second is written in UTC instead."""
+    return value.replace(fold=0).astimezone(UTC) == value.astimezone(UTC)
+
+
+def _escaped(text: str) -> str:
+    """TEXT as RFC 5545 3.3.11 escapes it: backslash, semicolon, comma and line breaks.
+
+    ``icalendar``'s own escaping reads a literal ``\\N`` in the text as a line break, so a
+    title such as ``C:\\New`` would not come back as written.
+    """
+    text = text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
+
+
+class _Text(icalendar.vText):
+    """A TEXT value escaped by ``_escaped``."""
+
+    def to_ical(self) -> bytes:
+        return _escaped(str(self)).encode()
+
+
+class _Categories(icalendar.vCategory):
+    """CATEGORIES whose names are escaped by ``_escaped``."""
+
+    def to_ical(self) -> bytes:
+        return ",".join(_escaped(str(name)) for name in self.cats).encode()
 
 
 _BREAKS = re.compile(r"<\s*(?:br|/p|/div|/li|/h[1-6]|/tr)\b[^>]*>", re.IGNORECASE)
