@@ -3,14 +3,15 @@
 What Google Calendar, Outlook and Apple Calendar need, and what this writes (the mapping is in
 ``docs/icalendar.md``): ``PRODID``, ``VERSION``, ``CALSCALE`` and ``METHOD:PUBLISH``; one
 VTIMEZONE per zone the events use, generated from the zone database over the years the events
-span (``icalendar.Timezone.from_tzinfo``); times as wall clock plus ``TZID`` (UTC events as
-``Z`` times); all-day events as ``DATE`` values with an exclusive ``DTEND``; UIDs
+span (``icalendar.Timezone.from_tzinfo``); times as wall clock plus ``TZID`` (UTC events,
+and the second of a repeated hour, as ``Z`` times); all-day events as ``DATE`` values with an exclusive ``DTEND``; UIDs
 ``event-<id>@events-calendar``, which stay the same from one export to the next, so a
 subscribed calendar updates events instead of duplicating them.
 
 The output depends only on the events (``DTSTAMP`` is the event's last modification, not the
 time of the export): the same events give the same bytes, which is what lets the feed answer
-``304 Not Modified``. Folding, CRLF line ends and escaping are the ``icalendar`` package's.
+``304 Not Modified``. Folding and CRLF line ends are the ``icalendar`` package's; TEXT is
+escaped here (``_escaped``).
 """
 
 from __future__ import annotations
