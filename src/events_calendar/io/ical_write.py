@@ -4,9 +4,9 @@ What Google Calendar, Outlook and Apple Calendar need, and what this writes (the
 ``docs/icalendar.md``): ``PRODID``, ``VERSION``, ``CALSCALE`` and ``METHOD:PUBLISH``; one
 VTIMEZONE per zone the events use, generated from the zone database over the years the events
 span (``icalendar.Timezone.from_tzinfo``); times as wall clock plus ``TZID`` (UTC events,
-and the second of a repeated hour, as ``Z`` times); all-day events as ``DATE`` values with an exclusive ``DTEND``; UIDs
-``event-<id>@events-calendar``, which stay the same from one export to the next, so a
-subscribed calendar updates events instead of duplicating them.
+and the second of a repeated hour, as ``Z`` times); all-day events as ``DATE`` values with an
+exclusive ``DTEND``; UIDs ``event-<id>@events-calendar``, which stay the same from one export
+to the next, so a subscribed calendar updates events instead of duplicating them.
 
 The output depends only on the events (``DTSTAMP`` is the event's last modification, not the
 time of the export): the same events give the same bytes, which is what lets the feed answer
