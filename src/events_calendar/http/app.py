@@ -151,17 +151,23 @@ def create_app(
 ) -> Starlette:
     """An ASGI app serving ``calendar`` at ``{base_path}/{vendor}/events/v1``.
 
-    ``cache`` keeps answers to anonymous reads until the next write (``http.cache``);
+    ``cache`` keeps answers to anonymous reads until a write changes them (``http.cache``);
     ``limits`` caps request sizes and failed sign-ins (``http.limits``; defaults when omitted).
     """
     base_path = base_path.rstrip("/")
+    namespace = f"{vendor}/events/v1"
     register_url_convertor(RECORD_ID, _RecordId())
     return Starlette(
-        routes=_routes(calendar, base_path=base_path, namespace=f"{vendor}/events/v1"),
+        routes=_routes(calendar, base_path=base_path, namespace=namespace),
         middleware=[
             *(limits or HttpLimits()).middleware(),  # outermost: refuse before reading
             Middleware(HeadAsGet),
-            Middleware(CacheAnonymousReads, calendar=calendar, enabled=cache),
+            Middleware(
+                CacheAnonymousReads,
+                calendar=calendar,
+                enabled=cache,
+                root=f"{base_path}/{namespace}",
+            ),
         ],
         exception_handlers={
             CalendarError: _calendar_error,

@@ -1,10 +1,17 @@
-"""A response cache for anonymous reads, invalidated by any write.
+"""A response cache for anonymous reads, invalidated by what a write can change.
 
 Most traffic to a public calendar is the same few anonymous reads (the default event list,
 popular events). Their answers depend only on the request, the stored data and the day, so an
-answer can be served again until any write commits: every entry remembers the backend's
-``generation()`` when it was made and is used only while that has not changed. Writes from
-other processes count too (SQLite's ``data_version``).
+answer can be served again until a write changes what it shows.
+
+Two kinds of writes retire entries:
+
+- a write **through this process** (``CacheAnonymousReads`` sees it go by) retires only the
+  entries that depend on what it touched (``cache_tags``): every list, and the single
+  records it wrote or that embed them; the others survive it;
+- a write from **anywhere else** (another worker, process or machine on the same database) is
+  seen only as a change of the backend's ``generation()``: the cache keeps the generation it
+  last accounted for (its *view*), and any other value empties it.
 
 What is never cached: requests with credentials or a ``password`` parameter, and requests whose
 answer depends on the time of day rather than the day (relative date phrases such as
@@ -15,11 +22,11 @@ default list window moves at midnight in the calendar's zone.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 
 import attrs
-
-from ..caching import GenerationCache
 
 __all__ = ["CachedResponse", "ResponseCache", "cacheable"]
 
@@ -46,10 +53,96 @@ def cacheable(query: Mapping[str, str], has_credentials: bool) -> bool:
 
 @attrs.frozen
 class CachedResponse:
+    """A kept answer: what is sent again, the validators a conditional GET is judged by, and
+    the tags (``cache_tags``) of what it depends on."""
+
     status: int
     headers: tuple[tuple[str, str], ...]
     body: bytes
+    validators: tuple[tuple[str, str], ...]
+    tags: frozenset[str]
 
 
-#: Responses of anonymous reads, kept per data generation (``caching.GenerationCache``).
-ResponseCache = GenerationCache[CachedResponse]
+class ResponseCache:
+    """A bounded, thread-safe map from request keys to answers of the data as last seen.
+
+    ``begin`` is called with the backend's generation before each cacheable read: a value
+    other than the view empties the cache (a write from elsewhere). Its token is given back
+    to ``put``, which keeps the answer only if nothing was retired meanwhile, so an answer
+    built from data a write has since changed is never kept. ``wrote`` accounts for a write
+    through this process: it retires the entries with the tags the write touched, then takes
+    the generation after the write as its view.
+    """
+
+    def __init__(self, max_entries: int = 2048) -> None:
+        self._entries: OrderedDict[Hashable, CachedResponse] = OrderedDict()
+        self._tagged: dict[str, set[Hashable]] = {}
+        self._max = max_entries
+        self._lock = threading.Lock()
+        self._view: Hashable = object()  # equal to no generation
+        self._epoch = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def kept(self) -> list[Hashable]:
+        """The keys of the kept answers, least recently used first."""
+        with self._lock:
+            return list(self._entries)
+
+    def begin(self, generation: Hashable) -> int:
+        """Account for ``generation`` (emptying the cache if it moved); the token for ``put``."""
+        with self._lock:
+            if generation != self._view:
+                self._clear()
+                self._view = generation
+            return self._epoch
+
+    def get(self, key: Hashable) -> CachedResponse | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, token: int, value: CachedResponse) -> None:
+        """Keep ``value`` unless anything was retired since ``begin`` gave ``token``."""
+        with self._lock:
+            if token != self._epoch:
+                return
+            self._drop(key)
+            self._entries[key] = value
+            for tag in value.tags:
+                self._tagged.setdefault(tag, set()).add(key)
+            while len(self._entries) > self._max:
+                self._drop(next(iter(self._entries)))
+
+    def wrote(self, before: Hashable, after: Hashable, tags: frozenset[str] | None) -> None:
+        """A write through this process committed between generations ``before`` and
+        ``after``: retire what depends on ``tags`` (everything for ``None``, or when the
+        data had already moved before the write)."""
+        with self._lock:
+            if tags is None or before != self._view:
+                self._clear()
+            else:
+                for tag in tags:
+                    for key in list(self._tagged.get(tag, ())):
+                        self._drop(key)
+                self._epoch += 1
+            self._view = after
+
+    def _drop(self, key: Hashable) -> None:
+        entry = self._entries.pop(key, None)
+        if entry is None:
+            return
+        for tag in entry.tags:
+            keys = self._tagged.get(tag)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del self._tagged[tag]
+
+    def _clear(self) -> None:
+        self._entries.clear()
+        self._tagged.clear()
+        self._epoch += 1

@@ -2,15 +2,36 @@
 
 The feed sends ``ETag`` and ``Last-Modified``; a calendar application polling it sends them
 back as ``If-None-Match`` and ``If-Modified-Since`` and gets ``304 Not Modified`` while nothing
-changed. The response cache asks the same question of the answers it keeps.
+changed. The response cache asks the same question of the answers it keeps, and gives the
+answers it keeps their validators (``validators``).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
-from email.utils import parsedate_to_datetime
+from datetime import UTC, datetime
+from email.utils import format_datetime, parsedate_to_datetime
 
-__all__ = ["not_modified"]
+__all__ = ["CACHE_CONTROL", "not_modified", "strong_etag", "validators"]
+
+#: Anonymous reads may be stored by any cache, which must ask again (conditionally) before
+#: each reuse: an answer is current only until the next write, which no cache can foresee.
+CACHE_CONTROL = "no-cache"
+
+
+def strong_etag(body: bytes) -> str:
+    """A strong entity tag for ``body``: a digest of its bytes."""
+    return f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+
+
+def validators(body: bytes, now: datetime) -> tuple[tuple[str, str], ...]:
+    """The headers that let a client revalidate ``body``, built at ``now``."""
+    return (
+        ("ETag", strong_etag(body)),
+        ("Last-Modified", format_datetime(now.astimezone(UTC).replace(microsecond=0), usegmt=True)),
+        ("Cache-Control", CACHE_CONTROL),
+    )
 
 
 def not_modified(request: Mapping[str, str], response: Mapping[str, str]) -> bool:

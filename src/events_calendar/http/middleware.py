@@ -2,8 +2,10 @@
 
 ``HeadAsGet`` serves a HEAD as the GET it mirrors and drops the body on the way out, so the
 routes, handlers and cache only ever see a GET. ``CacheAnonymousReads`` answers anonymous reads
-from ``cache.ResponseCache`` and keeps the 200 answers it lets through, under the backend's
-data generation at the time the request came in.
+from ``cache.ResponseCache``, keeps the 200 answers it lets through with their validators
+(``ETag``, ``Last-Modified``, ``Cache-Control``; a matching ``If-None-Match`` is answered 304),
+and watches the writes that go through it so each retires only what it can change
+(``cache_tags``).
 """
 
 from __future__ import annotations
@@ -12,14 +14,18 @@ from collections.abc import Hashable
 from datetime import date
 
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..calendar import Calendar
 from .cache import CachedResponse, ResponseCache, cacheable
-from .conditional import not_modified
+from .cache_tags import ALL, read_tags, write_tags
+from .conditional import not_modified, validators
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
+
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 class HeadAsGet:
@@ -41,56 +47,117 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, without_body)
 
 
-class CacheAnonymousReads:
-    """Answers anonymous, cacheable GETs from the cache until the next write."""
+class _Answer:
+    """The answer the app sends, gathered whole (status, headers, body) to be kept or read."""
 
-    def __init__(self, app: ASGIApp, *, calendar: Calendar, enabled: bool) -> None:
+    def __init__(self) -> None:
+        self.status = 0
+        self.headers: list[tuple[bytes, bytes]] = []
+        self.chunks: list[bytes] = []
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+            self.headers = list(message.get("headers", []))
+        elif message["type"] == "http.response.body":
+            self.chunks.append(message.get("body", b""))
+
+    @property
+    def body(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _encoded(headers: tuple[tuple[str, str], ...]) -> list[tuple[bytes, bytes]]:
+    return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+
+
+class CacheAnonymousReads:
+    """Answers anonymous, cacheable GETs from the cache until a write changes them."""
+
+    def __init__(self, app: ASGIApp, *, calendar: Calendar, enabled: bool, root: str) -> None:
         self.app = app
         self.calendar = calendar
         self.enabled = enabled
+        self.root = root
         self.cache = ResponseCache()
 
     def _key(self, request: Request) -> tuple[str, str, str, str, date] | None:
         """The key of an anonymous read the cache may answer, else ``None``."""
-        if not self.enabled or request.method != "GET":
-            return None
         if not cacheable(dict(request.query_params), "authorization" in request.headers):
             return None
         day = self.calendar.now().astimezone(self.calendar.zone).date()
         url = request.url
         return (url.scheme, url.netloc, url.path, url.query, day)
 
+    def _below_root(self, path: str) -> str | None:
+        return path[len(self.root) :] if path.startswith(self.root) else None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        key = self._key(Request(scope)) if scope["type"] == "http" else None
-        if key is None:
+        if not self.enabled or scope["type"] != "http":
             await self.app(scope, receive, send)
-            return
+        elif scope["method"] in _WRITES:
+            await self._write(scope, receive, send)
+        elif scope["method"] == "GET" and (key := self._key(Request(scope))) is not None:
+            await self._read(scope, receive, send, key)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _generation(self) -> Hashable:
         # Asking storage may wait (a server round trip, a lock): never on the event loop.
-        generation: Hashable = await run_in_threadpool(self.calendar.backend.generation)
-        hit = self.cache.get(key, generation)
-        if hit is not None:
-            headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in hit.headers]
-            kept = {k.lower(): v for k, v in hit.headers}
-            fresh = not_modified(Request(scope).headers, kept)  # the feed's validators
-            status, body = (304, b"") if fresh else (hit.status, hit.body)
-            if fresh:
-                headers = [(k, v) for k, v in headers if k.lower() != b"content-length"]
-            await send({"type": "http.response.start", "status": status, "headers": headers})
-            await send({"type": "http.response.body", "body": body})
-            return
-        started: Message = {}
-        chunks: list[bytes] = []
+        return await run_in_threadpool(self.calendar.backend.generation)
 
-        async def keep(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                started.update(message)
-            elif message["type"] == "http.response.body":
-                chunks.append(message.get("body", b""))
-                if not message.get("more_body") and started.get("status") == 200:
-                    headers = tuple(
-                        (k.decode("latin-1"), v.decode("latin-1")) for k, v in started["headers"]
-                    )
-                    self.cache.put(key, generation, CachedResponse(200, headers, b"".join(chunks)))
-            await send(message)
+    async def _write(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass a write through, then retire what it touched (on success; a failed write
+        changes nothing, and a change from elsewhere is caught by the next generation)."""
+        before = await self._generation()
+        answer = _Answer()
+        await self.app(scope, receive, answer)
+        if 200 <= answer.status < 300:
+            path = self._below_root(scope["path"])
+            tags = None if path is None else write_tags(scope["method"], path, answer.body)
+            self.cache.wrote(before, await self._generation(), tags)
+        await _send(send, answer.status, answer.headers, answer.body)
 
-        await self.app(scope, receive, keep)
+    async def _read(
+        self, scope: Scope, receive: Receive, send: Send, key: tuple[str, str, str, str, date]
+    ) -> None:
+        asked = Headers(scope=scope)
+        token = self.cache.begin(await self._generation())
+        hit = self.cache.get(key)
+        if hit is None:
+            answer = _Answer()
+            await self.app(scope, receive, answer)
+            if answer.status != 200:
+                await _send(send, answer.status, answer.headers, answer.body)
+                return
+            hit = self._kept(scope["path"], answer)
+            self.cache.put(key, token, hit)
+        headers = _encoded(hit.headers)
+        if not_modified(asked, dict(hit.validators)):
+            kept = [(k, v) for k, v in headers if k.lower() != b"content-length"]
+            await _send(send, 304, kept, b"")
+        else:
+            await _send(send, hit.status, headers, hit.body)
+
+    def _kept(self, path: str, answer: _Answer) -> CachedResponse:
+        """A 200 answer as it is kept: with validators of its own unless it brought some
+        (the feed does), and tagged with what it depends on."""
+        body = answer.body
+        headers = tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in answer.headers)
+        given = {k.lower(): v for k, v in headers}
+        if "etag" in given:
+            checked = tuple((k, v) for k, v in given.items() if k in ("etag", "last-modified"))
+        else:
+            added = validators(body, self.calendar.now())
+            headers += added
+            # Only the ETag decides: a Last-Modified of one second cannot tell apart two
+            # answers built in the same second, so If-Modified-Since alone is answered in full.
+            checked = tuple((k.lower(), v) for k, v in added if k == "ETag")
+        below = self._below_root(path)
+        tags = read_tags(below, body) if below is not None else frozenset({ALL})
+        return CachedResponse(200, headers, body, checked, tags)

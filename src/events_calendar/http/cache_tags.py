@@ -1,0 +1,114 @@
+"""What a cached answer depends on, and what a write through this process can change.
+
+Both are sets of tags (strings); a write retires every cached answer sharing a tag with it
+(``cache.ResponseCache.wrote``). The rules are conservative: anything not recognised here
+(an unknown path, a body that is not the expected JSON) is treated as depending on, or
+changing, everything.
+
+- ``all``: every answer other than a single venue, organizer, category, tag or event by id:
+  lists of every kind (their items, order and totals change with nearly any write), the
+  by-slug routes, the index, the documentation and the feed. Every write retires them.
+- ``<kind>:<id>``: a single record's own answer.
+- ``counts``: a single category or tag, whose ``count`` moves with event writes.
+- ``embeds:<kind>:<id>``: a single event embedding that venue, organizer, category or tag;
+  ``embeds:terms``: a single event embedding any category or tag (an embedded term carries
+  its ``count``, which an update or delete of any event in it may change).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+__all__ = ["ALL", "read_tags", "write_tags"]
+
+ALL = "all"
+_COUNTS = "counts"
+_ANY_TERM = "embeds:terms"
+_KINDS = {
+    "events": "event",
+    "venues": "venue",
+    "organizers": "organizer",
+    "categories": "category",
+    "tags": "tag",
+}
+_SINGLE = re.compile(r"/(events|venues|organizers|categories|tags)/(\d+)/?")
+_COLLECTION = re.compile(r"/(events|venues|organizers|categories|tags)/?")
+
+
+def read_tags(path: str, body: bytes) -> frozenset[str]:
+    """The tags of a 200 answer to an anonymous GET of ``path`` (below the API root)."""
+    match = _SINGLE.fullmatch(path)
+    if match is None:
+        return frozenset({ALL})
+    kind, record = _KINDS[match[1]], int(match[2])
+    own = f"{kind}:{record}"
+    if kind in ("category", "tag"):
+        return frozenset({own, _COUNTS})
+    if kind != "event":
+        return frozenset({own})
+    embedded = _linked(body)
+    if embedded is None:
+        return frozenset({ALL})
+    tags = {own, *(f"embeds:{k}:{i}" for k, i in embedded)}
+    if any(k in ("category", "tag") for k, _ in embedded):
+        tags.add(_ANY_TERM)
+    return frozenset(tags)
+
+
+def write_tags(method: str, path: str, body: bytes) -> frozenset[str] | None:
+    """The tags a successful write (``method`` on ``path``, answered ``body``) may have
+    changed; ``None`` when that cannot be told (everything is retired then)."""
+    single, collection = _SINGLE.fullmatch(path), _COLLECTION.fullmatch(path)
+    if single is None and (collection is None or method != "POST"):
+        return None
+    kind = _KINDS[(single or collection)[1]]  # type: ignore[index]
+    data = _json(body)
+    record = int(single[2]) if single else data.get("id") if isinstance(data, dict) else None
+    if not isinstance(record, int) or isinstance(record, bool):
+        return None
+    tags = {ALL, f"{kind}:{record}"}
+    if kind in ("category", "tag"):  # counts, parents and embedded copies all may move
+        return frozenset(tags | {_COUNTS, _ANY_TERM, f"embeds:{kind}:{record}"})
+    if kind != "event":
+        return frozenset(tags | {f"embeds:{kind}:{record}"})
+    linked = _linked(body)
+    if linked is None:
+        return None
+    # The event's linked records, as the write left them: an event write may create or edit
+    # them inline. Its terms' counts move; on an update or delete, so may those of the terms
+    # it had before, which the answer does not name.
+    tags |= {_COUNTS, *(f"{k}:{i}" for k, i in linked), *(f"embeds:{k}:{i}" for k, i in linked)}
+    if single is not None:
+        tags.add(_ANY_TERM)
+    return frozenset(tags)
+
+
+def _json(body: bytes) -> Any:
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
+
+
+def _linked(body: bytes) -> set[tuple[str, int]] | None:
+    """The (kind, id) of every venue, organizer, category and tag an event answer embeds;
+    ``None`` when the body is not an event."""
+    data = _json(body)
+    if not isinstance(data, dict) or not isinstance(data.get("id"), int):
+        return None
+    found: set[tuple[str, int]] = set()
+    for field, kind in (
+        ("venue", "venue"),
+        ("organizer", "organizer"),
+        ("categories", "category"),
+        ("tags", "tag"),
+    ):
+        value = data.get(field, [])
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if not isinstance(item, dict) or not isinstance(item.get("id"), int):
+                return None
+            found.add((kind, item["id"]))
+    return found

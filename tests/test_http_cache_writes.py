@@ -1,0 +1,203 @@
+"""The response cache after writes: no anonymous read is ever answered stale.
+
+Each case warms the cache of one served app with every URL of a small calendar, makes one
+write (through that app, or through another app on another connection to the same SQLite
+file, as another worker or process would), then reads every URL again from the cached app and
+compares it with what an app without a cache answers at that moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.http_helpers import NOW, SITE, basic
+
+import events_calendar as ec
+from events_calendar.http import create_app
+from events_calendar.http.cache import ResponseCache
+from events_calendar.http.middleware import CacheAnonymousReads
+
+API = "/wp-json/tribe/events/v1"
+Write = tuple[str, str, dict[str, Any] | None]
+
+
+class Served:
+    """A calendar on a SQLite file, served with and without the response cache."""
+
+    def __init__(self, path: Path, password: str | None = None) -> None:
+        self.cal = ec.connect(f"sqlite:///{path}", clock=ec.FixedClock(NOW))
+        if password is None:
+            self.cal.users.create("admin", role="administrator")
+            password = self.cal.users.issue_password("admin")
+        self.password = password
+        self.cached = create_app(self.cal)
+        self.uncached = create_app(self.cal, cache=False)
+
+    def send(self, app: Any, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        async def go() -> httpx.Response:
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url=SITE) as client:
+                return await client.request(method, API + path, **kwargs)
+
+        return asyncio.run(go())
+
+    def write(self, method: str, path: str, body: dict[str, Any] | None) -> httpx.Response:
+        auth = {"Authorization": basic("admin", self.password)}
+        return self.send(self.cached, method, path, json=body, headers=auth)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    site = Served(tmp_path / "cal.db")
+    yield site
+    site.cal.close()
+
+
+def _ids(site: Served) -> dict[str, int]:
+    """A small calendar with every kind of link: its record ids by name."""
+
+    def make(path: str, body: dict[str, Any]) -> int:
+        response = site.write("POST", path, body)
+        assert 201 == response.status_code, response.text
+        return int(response.json()["id"])
+
+    ids = {
+        "v1": make("/venues", {"venue": "Hall"}),
+        "v2": make("/venues", {"venue": "Barn"}),
+        "o1": make("/organizers", {"organizer": "Acme"}),
+        "o2": make("/organizers", {"organizer": "Zeta"}),
+        "c1": make("/categories", {"name": "Music"}),
+        "t1": make("/tags", {"name": "Outdoor"}),
+    }
+    ids["c2"] = make("/categories", {"name": "Jazz", "parent": ids["c1"]})
+    when = {"start_date": "2031-06-15 19:00:00", "end_date": "2031-06-15 23:00:00"}
+    links = {"venue": ids["v1"], "organizer": [ids["o1"]], "categories": [ids["c2"]]}
+    ids["e1"] = make("/events", {"title": "Gala", **when, **links, "tags": [ids["t1"]]})
+    ids["e2"] = make(
+        "/events", {"title": "Fair", **when, "venue": ids["v2"], "categories": [ids["c1"]]}
+    )
+    ids["e3"] = make(
+        "/events", {"title": "Walk", **when, "organizer": [ids["o2"]], "categories": [ids["c2"]]}
+    )
+    return ids
+
+
+def _urls(ids: dict[str, int]) -> list[str]:
+    singles = [f"/events/{ids[e]}" for e in ("e1", "e2", "e3")]
+    singles += [f"/venues/{ids[v]}" for v in ("v1", "v2")]
+    singles += [f"/organizers/{ids[o]}" for o in ("o1", "o2")]
+    singles += [f"/categories/{ids[c]}" for c in ("c1", "c2")] + [f"/tags/{ids['t1']}"]
+    lists = ["/events", "/venues", "/organizers", "/categories", "/tags", "/events/by-slug/gala"]
+    lists += [f"/events?venue={ids['v1']}", f"/events?categories={ids['c1']}"]
+    return singles + lists
+
+
+when = {"start_date": "2031-07-01 10:00:00", "end_date": "2031-07-01 12:00:00"}
+#: Each kind of write, from the ids of ``_ids``.
+WRITES: dict[str, Callable[[dict[str, int]], Write]] = {
+    "create an event in a linked venue, category, tag": lambda i: (
+        "POST",
+        "/events",
+        {"title": "New", **when, "venue": i["v1"], "categories": [i["c2"]], "tags": [i["t1"]]},
+    ),
+    "create an event with an inline venue": lambda i: (
+        "POST",
+        "/events",
+        {"title": "New", **when, "venue": {"venue": "Tent", "city": "Lyon"}},
+    ),
+    "update an event's title": lambda i: ("POST", f"/events/{i['e1']}", {"title": "Ball"}),
+    "take an event out of its terms": lambda i: (
+        "PUT",
+        f"/events/{i['e1']}",
+        {"categories": [], "tags": []},
+    ),
+    "move an event to another venue": lambda i: ("PATCH", f"/events/{i['e1']}", {"venue": i["v2"]}),
+    "delete an event": lambda i: ("DELETE", f"/events/{i['e1']}", None),
+    "create a venue": lambda i: ("POST", "/venues", {"venue": "Shed"}),
+    "rename a venue": lambda i: ("POST", f"/venues/{i['v1']}", {"venue": "Great Hall"}),
+    "delete a venue": lambda i: ("DELETE", f"/venues/{i['v1']}", None),
+    "rename an organizer": lambda i: ("POST", f"/organizers/{i['o1']}", {"organizer": "Acme Co"}),
+    "delete an organizer": lambda i: ("DELETE", f"/organizers/{i['o1']}", None),
+    "create a category": lambda i: ("POST", "/categories", {"name": "Folk", "parent": i["c1"]}),
+    "rename a category": lambda i: ("POST", f"/categories/{i['c2']}", {"name": "Bebop"}),
+    "delete a parent category": lambda i: ("DELETE", f"/categories/{i['c1']}", None),
+    "rename a tag": lambda i: ("POST", f"/tags/{i['t1']}", {"name": "Indoor"}),
+    "delete a tag": lambda i: ("DELETE", f"/tags/{i['t1']}", None),
+    "a refused write": lambda i: ("POST", f"/events/{i['e1']}", {"start_date": "not a date"}),
+}
+
+
+def _stale(site: Served, urls: list[str]) -> list[str]:
+    """The URLs whose cached answer differs from an uncached one now."""
+    stale = []
+    for url in urls:
+        cached, fresh = (site.send(app, "GET", url) for app in (site.cached, site.uncached))
+        if (cached.status_code, cached.content) != (fresh.status_code, fresh.content):
+            stale.append(url)
+    return stale
+
+
+@pytest.mark.parametrize("case", list(WRITES))
+def test_no_read_is_stale_after_a_write_through_this_app(served: Served, case: str) -> None:
+    """After each kind of write through the cached app, every read answers as uncached."""
+    ids = _ids(served)
+    urls = _urls(ids)
+    _stale(served, urls)  # warms the cache
+    served.write(*WRITES[case](ids))
+    assert [] == _stale(served, urls)
+
+
+@pytest.mark.parametrize("case", list(WRITES))
+def test_no_read_is_stale_after_a_write_from_another_connection(
+    served: Served, tmp_path: Path, case: str
+) -> None:
+    """After each kind of write from another connection to the file, no read is stale."""
+    ids = _ids(served)
+    urls = _urls(ids)
+    _stale(served, urls)
+    other = Served(tmp_path / "cal.db", password=served.password)
+    try:
+        other.write(*WRITES[case](ids))
+    finally:
+        other.cal.close()
+    assert [] == _stale(served, urls)
+
+
+def _cache(app: Any) -> ResponseCache:
+    """The response cache of a served app (its middleware stack is built on first use)."""
+    layer = app.middleware_stack
+    while not isinstance(layer, CacheAnonymousReads):
+        layer = layer.app
+    return layer.cache
+
+
+def _cached_paths(app: Any) -> list[str]:
+    return sorted(key[2].removeprefix(API) for key in _cache(app).kept())
+
+
+def test_a_write_keeps_the_answers_it_cannot_change(served: Served) -> None:
+    """Renaming a venue through the app keeps the cached answers that do not show it."""
+    ids = _ids(served)
+    urls = [f"/events/{ids['e1']}", f"/events/{ids['e3']}", f"/venues/{ids['v2']}", "/events"]
+    for url in urls:
+        served.send(served.cached, "GET", url)
+    served.write("POST", f"/venues/{ids['v1']}", {"venue": "Great Hall"})
+    assert sorted([f"/events/{ids['e3']}", f"/venues/{ids['v2']}"]) == _cached_paths(served.cached)
+
+
+def test_a_write_from_elsewhere_empties_the_cache(served: Served, tmp_path: Path) -> None:
+    """A commit from another connection retires every answer: what it touched is unknown."""
+    ids = _ids(served)
+    served.send(served.cached, "GET", f"/events/{ids['e3']}")
+    other = Served(tmp_path / "cal.db", password=served.password)
+    try:
+        other.write("POST", f"/venues/{ids['v1']}", {"venue": "Great Hall"})
+    finally:
+        other.cal.close()
+    served.send(served.cached, "GET", "/venues")
+    assert ["/venues"] == _cached_paths(served.cached)

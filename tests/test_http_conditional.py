@@ -1,0 +1,76 @@
+"""Conditional requests for anonymous reads: ETag, If-None-Match -> 304, Cache-Control."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from tests.http_helpers import Site
+
+VALIDATOR_HEADERS = ("etag", "last-modified", "cache-control")
+
+
+@pytest.fixture
+def site() -> Site:
+    site = Site()
+    site.event(title="Gala")
+    return site
+
+
+def test_an_anonymous_read_carries_its_validators(site: Site) -> None:
+    """A strong ETag from the body, Last-Modified from when it was built, and no-cache."""
+    response = site.get("/events")
+    etag = f'"{hashlib.sha256(response.content).hexdigest()[:32]}"'
+    assert (etag, "Fri, 10 Jan 2031 12:00:00 GMT", "no-cache") == tuple(
+        response.headers[name] for name in VALIDATOR_HEADERS
+    )
+
+
+def test_a_matching_if_none_match_is_answered_304_without_a_body(site: Site) -> None:
+    """Sending back the ETag of a current answer gets 304, the ETag and no body."""
+    etag = site.get("/events").headers["etag"]
+    again = site.get("/events", headers={"If-None-Match": etag})
+    assert (304, b"", etag) == (again.status_code, again.content, again.headers["etag"])
+
+
+def test_a_304_comes_even_for_an_answer_not_yet_kept(site: Site) -> None:
+    """A tag another worker gave for the same body is honoured on this worker's first build."""
+    etag = site.get("/events/by-slug/gala").headers["etag"]
+    other = Site()
+    other.event(title="Gala")
+    assert 304 == other.get("/events/by-slug/gala", headers={"If-None-Match": etag}).status_code
+
+
+def test_an_old_etag_after_a_write_gets_the_new_answer(site: Site) -> None:
+    """Once a write changed the answer, the old tag no longer matches: 200 and the new body."""
+    etag = site.get("/events").headers["etag"]
+    site.event(title="Fair")
+    again = site.get("/events", headers={"If-None-Match": etag})
+    titles = [e["title"] for e in again.json()["events"]]
+    assert (200, ["Gala", "Fair"]) == (again.status_code, titles)
+
+
+def test_if_modified_since_alone_is_answered_in_full(site: Site) -> None:
+    """Last-Modified has one-second steps, so it never alone decides a 304."""
+    modified = site.get("/events").headers["last-modified"]
+    again = site.get("/events", headers={"If-Modified-Since": modified})
+    assert 200 == again.status_code
+
+
+def test_a_head_with_a_matching_tag_is_304(site: Site) -> None:
+    """HEAD is revalidated as its GET is."""
+    etag = site.get("/events").headers["etag"]
+    assert 304 == site.head("/events", headers={"If-None-Match": etag}).status_code
+
+
+def test_signed_in_reads_carry_no_validators(site: Site) -> None:
+    """Answers for a signed-in user are never cached, here or by anyone else."""
+    response = site.get("/events", as_="admin")
+    assert [] == [name for name in VALIDATOR_HEADERS if name in response.headers]
+
+
+def test_a_signed_in_read_with_a_matching_tag_gets_its_full_answer(site: Site) -> None:
+    """A shared cache revalidating for a signed-in user is never told its anonymous copy holds."""
+    etag = site.get("/events").headers["etag"]
+    response = site.get("/events", as_="admin", headers={"If-None-Match": etag})
+    assert 200 == response.status_code
