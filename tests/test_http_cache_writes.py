@@ -30,7 +30,9 @@ class Served:
     """A calendar on a SQLite file, served with and without the response cache."""
 
     def __init__(self, path: Path, password: str | None = None) -> None:
-        self.cal = ec.connect(f"sqlite:///{path}", clock=ec.FixedClock(NOW))
+        # Twelve hours ahead of UTC: an event's day in the calendar is not its UTC day.
+        settings = ec.Settings(timezone="Pacific/Auckland")
+        self.cal = ec.connect(f"sqlite:///{path}", clock=ec.FixedClock(NOW), settings=settings)
         if password is None:
             self.cal.users.create("admin", role="administrator")
             password = self.cal.users.issue_password("admin")
@@ -93,17 +95,39 @@ def _urls(ids: dict[str, int]) -> list[str]:
     singles += [f"/organizers/{ids[o]}" for o in ("o1", "o2")]
     singles += [f"/categories/{ids[c]}" for c in ("c1", "c2")] + [f"/tags/{ids['t1']}"]
     lists = ["/events", "/venues", "/organizers", "/categories", "/tags", "/events/by-slug/gala"]
-    lists += [f"/events?venue={ids['v1']}", f"/events?categories={ids['c1']}"]
+    lists += [f"/events?venue={ids[v]}" for v in ("v1", "v2")]
+    lists += [f"/events?organizer={ids[o]}" for o in ("o1", "o2")]
+    lists += [f"/events?categories={ids['c1']}", f"/events?tags[]={ids['t1']}"]
+    lists += [f"/events?start_date={a}&end_date={b}" for a, b in WINDOWS]
     return singles + lists
 
 
-when = {"start_date": "2031-07-01 10:00:00", "end_date": "2031-07-01 12:00:00"}
+when = {"start_date": "2031-07-01 09:00:00", "end_date": "2031-07-01 11:00:00"}
+#: Windows before, around, just either side of and after the written events' day.
+WINDOWS = [
+    ("2031-02-01", "2031-02-28"),
+    ("2031-06-01", "2031-07-31"),
+    ("2031-06-20", "2031-06-30"),
+    ("2031-07-01", "2031-07-05"),
+    ("2031-07-02", "2031-07-10"),
+    ("2031-09-01", "2031-09-30"),
+]
 #: Each kind of write, from the ids of ``_ids``.
 WRITES: dict[str, Callable[[dict[str, int]], Write]] = {
     "create an event in a linked venue, category, tag": lambda i: (
         "POST",
         "/events",
         {"title": "New", **when, "venue": i["v1"], "categories": [i["c2"]], "tags": [i["t1"]]},
+    ),
+    "create an event with no terms": lambda i: (
+        "POST",
+        "/events",
+        {"title": "New", **when, "venue": i["v1"], "organizer": [i["o1"]]},
+    ),
+    "create an event with no terms and no links": lambda i: (
+        "POST",
+        "/events",
+        {"title": "New", **when},
     ),
     "create an event with an inline venue": lambda i: (
         "POST",
@@ -177,7 +201,9 @@ def _cache(app: Any) -> ResponseCache:
 
 
 def _cached_paths(app: Any) -> list[str]:
-    return sorted(key[2].removeprefix(API) for key in _cache(app).kept())
+    return sorted(
+        key[2].removeprefix(API) + (f"?{key[3]}" if key[3] else "") for key in _cache(app).kept()
+    )
 
 
 def test_a_write_keeps_the_answers_it_cannot_change(served: Served) -> None:
@@ -201,3 +227,13 @@ def test_a_write_from_elsewhere_empties_the_cache(served: Served, tmp_path: Path
         other.cal.close()
     served.send(served.cached, "GET", "/venues")
     assert ["/venues"] == _cached_paths(served.cached)
+
+
+def test_a_new_event_keeps_the_lists_that_leave_it_out(served: Served) -> None:
+    """A new event with no terms keeps the cached lists whose filters exclude it."""
+    ids = _ids(served)
+    spared = [f"/events?venue={ids['v2']}", "/events?start_date=2031-02-01&end_date=2031-02-28"]
+    for url in [*spared, f"/events?venue={ids['v1']}", "/events"]:
+        served.send(served.cached, "GET", url)
+    served.write("POST", "/events", {"title": "New", **when, "venue": ids["v1"]})
+    assert sorted(spared) == _cached_paths(served.cached)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 
 import attrs
 
@@ -53,14 +53,16 @@ def cacheable(query: Mapping[str, str], has_credentials: bool) -> bool:
 
 @attrs.frozen
 class CachedResponse:
-    """A kept answer: what is sent again, the validators a conditional GET is judged by, and
-    the tags (``cache_tags``) of what it depends on."""
+    """A kept answer: what is sent again, the validators a conditional GET is judged by, the
+    tags (``cache_tags``) of what it depends on, and for an event list its query string (a
+    new event its filters exclude leaves it as it is)."""
 
     status: int
     headers: tuple[tuple[str, str], ...]
     body: bytes
     validators: tuple[tuple[str, str], ...]
     tags: frozenset[str]
+    listing: str | None = None
 
 
 class ResponseCache:
@@ -117,17 +119,24 @@ class ResponseCache:
             while len(self._entries) > self._max:
                 self._drop(next(iter(self._entries)))
 
-    def wrote(self, before: Hashable, after: Hashable, tags: frozenset[str] | None) -> None:
+    def wrote(
+        self,
+        before: Hashable,
+        after: Hashable,
+        tags: frozenset[str] | None,
+        spared: Callable[[CachedResponse], bool] | None = None,
+    ) -> None:
         """A write through this process committed between generations ``before`` and
-        ``after``: retire what depends on ``tags`` (everything for ``None``, or when the
-        data had already moved before the write)."""
+        ``after``: retire what depends on ``tags`` but what ``spared`` says it left as it
+        was (everything for ``None``, or when the data had already moved before the write)."""
         with self._lock:
             if tags is None or before != self._view:
                 self._clear()
             else:
                 for tag in tags:
                     for key in list(self._tagged.get(tag, ())):
-                        self._drop(key)
+                        if spared is None or not spared(self._entries[key]):
+                            self._drop(key)
                 self._epoch += 1
             self._view = after
 

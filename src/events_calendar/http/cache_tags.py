@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from datetime import date, timedelta
 from typing import Any
+from urllib.parse import parse_qsl
 
-__all__ = ["ALL", "read_tags", "write_tags"]
+__all__ = ["ALL", "event_list", "read_tags", "spared_lists", "write_tags"]
 
 ALL = "all"
 _COUNTS = "counts"
@@ -35,6 +38,15 @@ _KINDS = {
 }
 _SINGLE = re.compile(r"/(events|venues|organizers|categories|tags)/(\d+)/?")
 _COLLECTION = re.compile(r"/(events|venues|organizers|categories|tags)/?")
+_EVENTS = re.compile(r"/events/?")
+#: More than any zone's offset: a window's dates are days in the calendar's zone, an event's
+#: answer gives its times in UTC.
+_MARGIN = timedelta(days=2)
+
+
+def event_list(path: str) -> bool:
+    """Whether ``path`` (below the API root) is the event list."""
+    return _EVENTS.fullmatch(path) is not None
 
 
 def read_tags(path: str, body: bytes) -> frozenset[str]:
@@ -83,6 +95,61 @@ def write_tags(method: str, path: str, body: bytes) -> frozenset[str] | None:
     if single is not None:
         tags.add(_ANY_TERM)
     return frozenset(tags)
+
+
+def spared_lists(method: str, path: str, body: bytes) -> Callable[[str], bool] | None:
+    """For an event created with no category or tag (no term's count moves, and an event
+    write never edits an existing venue or organizer), whether an event list with a given
+    query string certainly leaves the new event out, so its answer is as it was; ``None``
+    for every other write (no list is spared)."""
+    data = _json(body)
+    if method != "POST" or not event_list(path) or not isinstance(data, dict):
+        return None
+    linked = _linked(body)
+    if linked is None or any(kind in ("category", "tag") for kind, _ in linked):
+        return None
+    try:
+        starts = date.fromisoformat(str(data["utc_start_date"])[:10])
+        ends = date.fromisoformat(str(data["utc_end_date"])[:10])
+    except (KeyError, ValueError):
+        return None
+    venues = {i for k, i in linked if k == "venue"}
+    organizers = {i for k, i in linked if k == "organizer"}
+
+    def spared(query: str) -> bool:
+        asked: dict[str, list[str]] = {}
+        for name, value in parse_qsl(query, keep_blank_values=True):
+            asked.setdefault(name.removesuffix("[]"), []).extend(value.split(","))
+        ids = {name: _positive_ids(values) for name, values in asked.items()}
+        if ids.get("venue") and not ids["venue"] & venues:
+            return True
+        if ids.get("organizer") and not ids["organizer"] & organizers:
+            return True
+        if ids.get("categories") or ids.get("tags"):
+            return True  # the new event has none
+        first, last = _day(asked.get("start_date")), _day(asked.get("end_date"))
+        return (first is not None and ends < first - _MARGIN) or (
+            last is not None and starts > last + _MARGIN
+        )
+
+    return spared
+
+
+def _positive_ids(values: list[str]) -> set[int]:
+    """The ids a filter asks for, or none at all unless every value is a positive id."""
+    stripped = [v.strip() for v in values]
+    if not stripped or not all(v.isdigit() and int(v) > 0 for v in stripped):
+        return set()
+    return {int(v) for v in stripped}
+
+
+def _day(values: list[str] | None) -> date | None:
+    if not values or len(values) != 1:
+        return None
+    try:
+        return date.fromisoformat(values[0].strip()[:10])
+    except ValueError:
+        return None
 
 
 def _json(body: bytes) -> Any:

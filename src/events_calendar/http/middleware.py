@@ -10,7 +10,7 @@ and watches the writes that go through it so each retires only what it can chang
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from datetime import date
 
 from starlette.concurrency import run_in_threadpool
@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..calendar import Calendar
 from .cache import CachedResponse, ResponseCache, cacheable
-from .cache_tags import ALL, read_tags, write_tags
+from .cache_tags import ALL, event_list, read_tags, spared_lists, write_tags
 from .conditional import not_modified, validators
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
@@ -118,9 +118,7 @@ class CacheAnonymousReads:
         answer = _Answer()
         await self.app(scope, receive, answer)
         if 200 <= answer.status < 300:
-            path = self._below_root(scope["path"])
-            tags = None if path is None else write_tags(scope["method"], path, answer.body)
-            self.cache.wrote(before, await self._generation(), tags)
+            self.cache.wrote(before, await self._generation(), *self._touched(scope, answer))
         await _send(send, answer.status, answer.headers, answer.body)
 
     async def _read(
@@ -135,7 +133,7 @@ class CacheAnonymousReads:
             if answer.status != 200:
                 await _send(send, answer.status, answer.headers, answer.body)
                 return
-            hit = self._kept(scope["path"], answer)
+            hit = self._kept(scope["path"], answer, key[3])
             self.cache.put(key, token, hit)
         headers = _encoded(hit.headers)
         if not_modified(asked, dict(hit.validators)):
@@ -144,7 +142,22 @@ class CacheAnonymousReads:
         else:
             await _send(send, hit.status, headers, hit.body)
 
-    def _kept(self, path: str, answer: _Answer) -> CachedResponse:
+    def _touched(
+        self, scope: Scope, answer: _Answer
+    ) -> tuple[frozenset[str] | None, Callable[[CachedResponse], bool] | None]:
+        """What a successful write may have changed (``None``: anything), and which of the
+        kept answers it touches it certainly left as they were."""
+        path, method = self._below_root(scope["path"]), scope["method"]
+        if path is None:
+            return None, None
+        spared = spared_lists(method, path, answer.body)
+
+        def left(entry: CachedResponse) -> bool:
+            return entry.listing is not None and spared is not None and spared(entry.listing)
+
+        return write_tags(method, path, answer.body), None if spared is None else left
+
+    def _kept(self, path: str, answer: _Answer, query: str) -> CachedResponse:
         """A 200 answer as it is kept: with validators of its own unless it brought some
         (the feed does), and tagged with what it depends on."""
         body = answer.body
@@ -159,5 +172,7 @@ class CacheAnonymousReads:
             # answers built in the same second, so If-Modified-Since alone is answered in full.
             checked = tuple((k.lower(), v) for k, v in added if k == "ETag")
         below = self._below_root(path)
-        tags = read_tags(below, body) if below is not None else frozenset({ALL})
-        return CachedResponse(200, headers, body, checked, tags)
+        if below is None:
+            return CachedResponse(200, headers, body, checked, frozenset({ALL}))
+        listing = query if event_list(below) else None
+        return CachedResponse(200, headers, body, checked, read_tags(below, body), listing)
