@@ -63,6 +63,12 @@ class CachedResponse:
     validators: tuple[tuple[str, str], ...]
     tags: frozenset[str]
     listing: str | None = None
+    #: ``headers`` as ASGI sends them, encoded once.
+    raw_headers: tuple[tuple[bytes, bytes], ...] = attrs.field(init=False)
+
+    @raw_headers.default
+    def _encode(self) -> tuple[tuple[bytes, bytes], ...]:
+        return tuple((k.encode("latin-1"), v.encode("latin-1")) for k, v in self.headers)
 
 
 class ResponseCache:

@@ -26,6 +26,8 @@ from .conditional import not_modified, validators
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
 
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: The request headers (as ASGI gives them: lower-case bytes) that make a GET conditional.
+_CONDITIONS = frozenset({b"if-none-match", b"if-modified-since"})
 
 
 class HeadAsGet:
@@ -70,10 +72,6 @@ class _Answer:
 async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
-
-
-def _encoded(headers: tuple[tuple[str, str], ...]) -> list[tuple[bytes, bytes]]:
-    return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers]
 
 
 class CacheAnonymousReads:
@@ -124,7 +122,6 @@ class CacheAnonymousReads:
     async def _read(
         self, scope: Scope, receive: Receive, send: Send, key: tuple[str, str, str, str, date]
     ) -> None:
-        asked = Headers(scope=scope)
         token = self.cache.begin(await self._generation())
         hit = self.cache.get(key)
         if hit is None:
@@ -135,8 +132,9 @@ class CacheAnonymousReads:
                 return
             hit = self._kept(scope["path"], answer, key[3])
             self.cache.put(key, token, hit)
-        headers = _encoded(hit.headers)
-        if not_modified(asked, dict(hit.validators)):
+        headers = list(hit.raw_headers)
+        conditional = any(name in _CONDITIONS for name, _ in scope["headers"])
+        if conditional and not_modified(Headers(scope=scope), dict(hit.validators)):
             kept = [(k, v) for k, v in headers if k.lower() != b"content-length"]
             await _send(send, 304, kept, b"")
         else:
@@ -173,6 +171,7 @@ class CacheAnonymousReads:
             checked = tuple((k.lower(), v) for k, v in added if k == "ETag")
         below = self._below_root(path)
         if below is None:
-            return CachedResponse(200, headers, body, checked, frozenset({ALL}))
-        listing = query if event_list(below) else None
-        return CachedResponse(200, headers, body, checked, read_tags(below, body), listing)
+            tags, listing = frozenset({ALL}), None
+        else:
+            tags, listing = read_tags(below, body), query if event_list(below) else None
+        return CachedResponse(200, headers, body, checked, tags, listing)
