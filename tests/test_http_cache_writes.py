@@ -3,7 +3,8 @@
 Each case warms the cache of one served app with every URL of a small calendar, makes one
 write (through that app, or through another app on another connection to the same SQLite
 file, as another worker or process would), then reads every URL again from the cached app and
-compares it with what an app without a cache answers at that moment.
+compares it with what an app without a cache answers at that moment. Each runs on a SQLite
+file and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import events_calendar as ec
 from events_calendar.http import create_app
 from events_calendar.http.cache import ResponseCache
 from events_calendar.http.middleware import CacheAnonymousReads
+from events_calendar.testing.postgres import test_database
 
 API = "/wp-json/tribe/events/v1"
 Write = tuple[str, str, dict[str, Any] | None]
@@ -29,10 +31,10 @@ Write = tuple[str, str, dict[str, Any] | None]
 class Served:
     """A calendar on a SQLite file, served with and without the response cache."""
 
-    def __init__(self, path: Path, password: str | None = None) -> None:
+    def __init__(self, url: str, password: str | None = None) -> None:
         # Twelve hours ahead of UTC: an event's day in the calendar is not its UTC day.
         settings = ec.Settings(timezone="Pacific/Auckland")
-        self.cal = ec.connect(f"sqlite:///{path}", clock=ec.FixedClock(NOW), settings=settings)
+        self.cal = ec.connect(url, clock=ec.FixedClock(NOW), settings=settings)
         if password is None:
             self.cal.users.create("admin", role="administrator")
             password = self.cal.users.issue_password("admin")
@@ -53,9 +55,19 @@ class Served:
         return self.send(self.cached, method, path, json=body, headers=auth)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database two connections (two workers, two processes) can share."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'cal.db'}"
+    database = test_database()
+    database.reset()
+    return database.url
+
+
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    site = Served(tmp_path / "cal.db")
+def served(url: str) -> Iterator[Served]:
+    site = Served(url)
     yield site
     site.cal.close()
 
@@ -178,13 +190,13 @@ def test_no_read_is_stale_after_a_write_through_this_app(served: Served, case: s
 
 @pytest.mark.parametrize("case", list(WRITES))
 def test_no_read_is_stale_after_a_write_from_another_connection(
-    served: Served, tmp_path: Path, case: str
+    served: Served, url: str, case: str
 ) -> None:
     """After each kind of write from another connection to the file, no read is stale."""
     ids = _ids(served)
     urls = _urls(ids)
     _stale(served, urls)
-    other = Served(tmp_path / "cal.db", password=served.password)
+    other = Served(url, password=served.password)
     try:
         other.write(*WRITES[case](ids))
     finally:
@@ -216,11 +228,11 @@ def test_a_write_keeps_the_answers_it_cannot_change(served: Served) -> None:
     assert sorted([f"/events/{ids['e3']}", f"/venues/{ids['v2']}"]) == _cached_paths(served.cached)
 
 
-def test_a_write_from_elsewhere_empties_the_cache(served: Served, tmp_path: Path) -> None:
+def test_a_write_from_elsewhere_empties_the_cache(served: Served, url: str) -> None:
     """A commit from another connection retires every answer: what it touched is unknown."""
     ids = _ids(served)
     served.send(served.cached, "GET", f"/events/{ids['e3']}")
-    other = Served(tmp_path / "cal.db", password=served.password)
+    other = Served(url, password=served.password)
     try:
         other.write("POST", f"/venues/{ids['v1']}", {"venue": "Great Hall"})
     finally:
