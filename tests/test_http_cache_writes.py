@@ -111,10 +111,14 @@ def _urls(ids: dict[str, int]) -> list[str]:
     lists += [f"/events?organizer={ids[o]}" for o in ("o1", "o2")]
     lists += [f"/events?categories={ids['c1']}", f"/events?tags[]={ids['t1']}"]
     lists += [f"/events?start_date={a}&end_date={b}" for a, b in WINDOWS]
+    lists += [f"/events?search={word}" for word in SEARCHES]
     return singles + lists
 
 
 when = {"start_date": "2031-07-01 09:00:00", "end_date": "2031-07-01 11:00:00"}
+#: One-word searches: in no event, in the written events' texts (with other case, accents, as
+#: part of a word, or only in a description), in a stored event's title.
+SEARCHES = ["zebra", "NEW", "ne", "cafe", "ISLAND", "gala", "a"]
 #: Windows before, around, just either side of and after the written events' day.
 WINDOWS = [
     ("2031-02-01", "2031-02-28"),
@@ -140,6 +144,11 @@ WRITES: dict[str, Callable[[dict[str, int]], Write]] = {
         "POST",
         "/events",
         {"title": "New", **when},
+    ),
+    "create an event with accented text": lambda i: (
+        "POST",
+        "/events",
+        {"title": "Café Néon", "description": "<p>Îsland night</p>", **when},
     ),
     "create an event with an inline venue": lambda i: (
         "POST",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
@@ -39,6 +40,9 @@ _KINDS = {
 _SINGLE = re.compile(r"/(events|venues|organizers|categories|tags)/(\d+)/?")
 _COLLECTION = re.compile(r"/(events|venues|organizers|categories|tags)/?")
 _EVENTS = re.compile(r"/events/?")
+#: A search this module can judge: one word of ASCII letters and digits, which a search
+#: reads as that one word (stopwords included: a search of nothing else keeps it).
+_WORD = re.compile(r"[A-Za-z0-9]{1,40}")
 #: More than any zone's offset: a window's dates are days in the calendar's zone, an event's
 #: answer gives its times in UTC.
 _MARGIN = timedelta(days=2)
@@ -101,7 +105,10 @@ def spared_lists(method: str, path: str, body: bytes) -> Callable[[str], bool] |
     """For an event created with no category or tag (no term's count moves, and an event
     write never edits an existing venue or organizer), whether an event list with a given
     query string certainly leaves the new event out, so its answer is as it was; ``None``
-    for every other write (no list is spared)."""
+    for every other write (no list is spared). A list leaves it out when a venue, organizer
+    or term filter names none of its links, an absolute window ends days before it starts or
+    starts days after it ends, or a one-word search is in none of its texts (a search
+    matches substrings of the title, excerpt and description, ``queries``)."""
     data = _json(body)
     if method != "POST" or not event_list(path) or not isinstance(data, dict):
         return None
@@ -115,12 +122,19 @@ def spared_lists(method: str, path: str, body: bytes) -> Callable[[str], bool] |
         return None
     venues = {i for k, i in linked if k == "venue"}
     organizers = {i for k, i in linked if k == "organizer"}
+    text = _searched_text(data)
 
     def spared(query: str) -> bool:
-        asked: dict[str, list[str]] = {}
+        raw: dict[str, list[str]] = {}
         for name, value in parse_qsl(query, keep_blank_values=True):
-            asked.setdefault(name.removesuffix("[]"), []).extend(value.split(","))
+            raw.setdefault(name.removesuffix("[]"), []).append(value)
+        asked = {
+            name: [v for value in values for v in value.split(",")] for name, values in raw.items()
+        }
         ids = {name: _positive_ids(values) for name, values in asked.items()}
+        word = raw["search"][0].strip() if len(raw.get("search", [])) == 1 else ""
+        if text is not None and _WORD.fullmatch(word) and word.lower() not in text:
+            return True
         if ids.get("venue") and not ids["venue"] & venues:
             return True
         if ids.get("organizer") and not ids["organizer"] & organizers:
@@ -133,6 +147,17 @@ def spared_lists(method: str, path: str, body: bytes) -> Callable[[str], bool] |
         )
 
     return spared
+
+
+def _searched_text(data: dict[str, Any]) -> str | None:
+    """An event's title, excerpt and description as a search reads them (lower-cased,
+    ``queries.fold``), with accents also taken off so that no database's folding can find a
+    word this text lacks; ``None`` if the answer does not carry them."""
+    fields = [data.get(name) for name in ("title", "excerpt", "description")]
+    if not all(isinstance(field, str) for field in fields):
+        return None
+    decomposed = unicodedata.normalize("NFKD", "\n".join(map(str, fields)).lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
 def _positive_ids(values: list[str]) -> set[int]:
