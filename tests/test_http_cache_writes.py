@@ -20,7 +20,7 @@ from tests.http_helpers import NOW, SITE, basic
 
 import events_calendar as ec
 from events_calendar.http import create_app
-from events_calendar.http.cache import ResponseCache
+from events_calendar.http.cache import CachedResponse, ResponseCache
 from events_calendar.http.middleware import CacheAnonymousReads
 from events_calendar.testing.postgres import test_database
 
@@ -258,3 +258,27 @@ def test_a_new_event_keeps_the_lists_that_leave_it_out(served: Served) -> None:
         served.send(served.cached, "GET", url)
     served.write("POST", "/events", {"title": "New", **when, "venue": ids["v1"]})
     assert sorted(spared) == _cached_paths(served.cached)
+
+
+def _entry(*tags: str) -> CachedResponse:
+    return CachedResponse(200, (), b"{}", (), frozenset(tags))
+
+
+def test_a_read_during_a_write_of_this_process_neither_serves_nor_clears() -> None:
+    """While a write is under way, a moved generation is left for the write to account for."""
+    cache = ResponseCache()
+    cache.put("kept", cache.begin(1) or 0, _entry("venue:1"))
+    cache.writing()
+    during = cache.begin(2)
+    cache.wrote(1, 2, frozenset({"venue:2"}))
+    assert (None, ["kept"]) == (during, cache.kept())
+
+
+def test_a_moved_generation_after_a_refused_write_empties_the_cache() -> None:
+    """A refused write changed nothing: the move was another's, and retires everything."""
+    cache = ResponseCache()
+    cache.put("gone", cache.begin(1) or 0, _entry("venue:1"))
+    cache.writing()
+    cache.failed()
+    cache.begin(2)
+    assert [] == cache.kept()

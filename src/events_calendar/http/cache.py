@@ -77,9 +77,9 @@ class ResponseCache:
     ``begin`` is called with the backend's generation before each cacheable read: a value
     other than the view empties the cache (a write from elsewhere). Its token is given back
     to ``put``, which keeps the answer only if nothing was retired meanwhile, so an answer
-    built from data a write has since changed is never kept. ``wrote`` accounts for a write
-    through this process: it retires the entries with the tags the write touched, then takes
-    the generation after the write as its view.
+    built from data a write has since changed is never kept. ``writing`` and ``wrote`` frame
+    a write through this process: ``wrote`` retires the entries with the tags the write
+    touched, then takes the generation after the write as its view.
     """
 
     def __init__(self, max_entries: int = 2048) -> None:
@@ -89,6 +89,7 @@ class ResponseCache:
         self._lock = threading.Lock()
         self._view: Hashable = object()  # equal to no generation
         self._epoch = 0
+        self._writing = 0  # writes through this process under way
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -98,13 +99,28 @@ class ResponseCache:
         with self._lock:
             return list(self._entries)
 
-    def begin(self, generation: Hashable) -> int:
-        """Account for ``generation`` (emptying the cache if it moved); the token for ``put``."""
+    def begin(self, generation: Hashable) -> int | None:
+        """Account for ``generation`` (emptying the cache if it moved); the token for
+        ``put``, or ``None`` while a write through this process is under way and the data
+        moved: that write's own commit, most likely, which it will account for itself, so
+        the read is answered from storage, and neither served nor kept here."""
         with self._lock:
             if generation != self._view:
+                if self._writing:
+                    return None
                 self._clear()
                 self._view = generation
             return self._epoch
+
+    def writing(self) -> None:
+        """A write through this process starts: ``wrote`` or ``failed`` must follow."""
+        with self._lock:
+            self._writing += 1
+
+    def failed(self) -> None:
+        """The write refused: it changed nothing (a change seen meanwhile is another's)."""
+        with self._lock:
+            self._writing -= 1
 
     def get(self, key: Hashable) -> CachedResponse | None:
         with self._lock:
@@ -136,6 +152,7 @@ class ResponseCache:
         ``after``: retire what depends on ``tags`` but what ``spared`` says it left as it
         was (everything for ``None``, or when the data had already moved before the write)."""
         with self._lock:
+            self._writing -= 1
             if tags is None or before != self._view:
                 self._clear()
             else:

@@ -113,16 +113,27 @@ class CacheAnonymousReads:
         """Pass a write through, then retire what it touched (on success; a failed write
         changes nothing, and a change from elsewhere is caught by the next generation)."""
         before = await self._generation()
+        self.cache.writing()
         answer = _Answer()
-        await self.app(scope, receive, answer)
+        try:
+            await self.app(scope, receive, answer)
+            after = await self._generation()
+        except BaseException:
+            self.cache.wrote(before, object(), None)  # what it did is unknown: start afresh
+            raise
         if 200 <= answer.status < 300:
-            self.cache.wrote(before, await self._generation(), *self._touched(scope, answer))
+            self.cache.wrote(before, after, *self._touched(scope, answer))
+        else:
+            self.cache.failed()
         await _send(send, answer.status, answer.headers, answer.body)
 
     async def _read(
         self, scope: Scope, receive: Receive, send: Send, key: tuple[str, str, str, str, date]
     ) -> None:
         token = self.cache.begin(await self._generation())
+        if token is None:
+            await self.app(scope, receive, send)
+            return
         hit = self.cache.get(key)
         if hit is None:
             answer = _Answer()
