@@ -233,6 +233,12 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "--read-only-too", action="store_true", help="also load the mix with no writes"
     )
     parser.add_argument("--zipf", type=float, default=1.1, help="Zipf exponent of the reads")
+    parser.add_argument(
+        "--no-prime",
+        dest="prime",
+        action="store_false",
+        help="start from a cold cache (by default every URL is read once before the load)",
+    )
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--connections", type=int, default=8, help="wrk connections")
     parser.add_argument("--db-dir", type=Path, default=DEFAULT_DB_DIR)
@@ -262,6 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         root = f"http://{HOST}:{port}"
         wait_ready(api, f"{root}{API}/")
         urls = plan_urls(f"{root}{API}", anchor_now().date())
+        random.Random(args.seed).shuffle(urls)  # the popularity ranks: arbitrary, repeatable
         status, _, body = http_get(f"{root}{API}/events")
         if status != 200:
             raise RuntimeError(f"GET /events answered {status}")
@@ -271,6 +278,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         wait_ready(ceiling, f"http://{HOST}:{ceiling_port}/")
         if http_get(f"http://{HOST}:{ceiling_port}/")[2] != body_of_size(len(body)):
             raise RuntimeError("the ceiling answered wrong")
+        if args.prime:
+            # A live site's cache is warm: every URL once, the most popular last (the cache
+            # keeps the most recently used), so the load starts from the steady state.
+            print(f"priming: {len(urls):,} URLs once each", flush=True)
+            for url in reversed(urls):
+                http_get(f"{root}{url}")
         shares = [args.write_share] + ([0.0] if args.read_only_too and args.write_share else [])
         today = datetime.now(UTC).date()
         for share in shares:
