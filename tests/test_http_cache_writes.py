@@ -260,8 +260,8 @@ def test_a_new_event_keeps_the_lists_that_leave_it_out(served: Served) -> None:
     assert sorted(spared) == _cached_paths(served.cached)
 
 
-def _entry(*tags: str) -> CachedResponse:
-    return CachedResponse(200, (), b"{}", (), frozenset(tags))
+def _entry(*tags: str, body: bytes = b"{}") -> CachedResponse:
+    return CachedResponse(200, (), body, (), frozenset(tags))
 
 
 def test_a_read_during_a_write_of_this_process_neither_serves_nor_clears() -> None:
@@ -282,3 +282,15 @@ def test_a_moved_generation_after_a_refused_write_empties_the_cache() -> None:
     cache.failed()
     cache.begin(2)
     assert [] == cache.kept()
+
+
+def test_the_cache_keeps_the_recently_used_within_its_bytes() -> None:
+    """Past its byte budget the cache drops the least recently used answers first."""
+    cache = ResponseCache(max_bytes=10)
+    token = cache.begin(1)
+    assert token is not None
+    cache.put("a", token, _entry(body=b"123456"))
+    cache.put("b", token, _entry(body=b"1234"))
+    cache.get("a")
+    cache.put("c", token, _entry(body=b"1234"))
+    assert ["a", "c"] == cache.kept()

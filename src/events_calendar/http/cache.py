@@ -72,7 +72,10 @@ class CachedResponse:
 
 
 class ResponseCache:
-    """A bounded, thread-safe map from request keys to answers of the data as last seen.
+    """A thread-safe map from request keys to answers of the data as last seen, bounded by
+    the bytes of the bodies it keeps (the least recently used go first): a calendar's few
+    thousand popular URLs fit in the default 64 MiB, where a count of entries would not say
+    how much memory lists of 36 kB and single events of 4 kB take.
 
     ``begin`` is called with the backend's generation before each cacheable read: a value
     other than the view empties the cache (a write from elsewhere). Its token is given back
@@ -82,10 +85,11 @@ class ResponseCache:
     touched, then takes the generation after the write as its view.
     """
 
-    def __init__(self, max_entries: int = 2048) -> None:
+    def __init__(self, max_bytes: int = 64 * 2**20) -> None:
         self._entries: OrderedDict[Hashable, CachedResponse] = OrderedDict()
         self._tagged: dict[str, set[Hashable]] = {}
-        self._max = max_entries
+        self._max = max_bytes
+        self._bytes = 0
         self._lock = threading.Lock()
         self._view: Hashable = object()  # equal to no generation
         self._epoch = 0
@@ -138,7 +142,8 @@ class ResponseCache:
             self._entries[key] = value
             for tag in value.tags:
                 self._tagged.setdefault(tag, set()).add(key)
-            while len(self._entries) > self._max:
+            self._bytes += len(value.body)
+            while self._bytes > self._max:
                 self._drop(next(iter(self._entries)))
 
     def wrote(
@@ -167,6 +172,7 @@ class ResponseCache:
         entry = self._entries.pop(key, None)
         if entry is None:
             return
+        self._bytes -= len(entry.body)
         for tag in entry.tags:
             keys = self._tagged.get(tag)
             if keys is not None:
@@ -177,4 +183,5 @@ class ResponseCache:
     def _clear(self) -> None:
         self._entries.clear()
         self._tagged.clear()
+        self._bytes = 0
         self._epoch += 1
