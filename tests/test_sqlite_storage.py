@@ -16,7 +16,7 @@ from sqlite_utils import Database
 import events_calendar as ec
 from events_calendar.backends.sqlite import SQLiteBackend
 from events_calendar.backends.sqlite_schema import MIGRATIONS
-from events_calendar.errors import Conflict, InvalidParameter, StorageUnavailable
+from events_calendar.errors import BulkIncomplete, Conflict, InvalidParameter, StorageUnavailable
 from events_calendar.records import Record
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
@@ -159,7 +159,8 @@ def test_a_failed_event_create_leaves_no_venue_or_category_behind() -> None:
 
 
 def test_bulk_create_rolls_back_only_the_failing_batch(tmp_path: Path) -> None:
-    """Batches commit one by one; a storage failure undoes only its own batch."""
+    """With ``atomic=False`` batches commit one by one; a storage failure undoes only its own
+    batch, and the error says how many rows were committed."""
     calls = {"n": 0}
 
     class FailsThird(SQLiteBackend):
@@ -180,10 +181,14 @@ def test_bulk_create_rolls_back_only_the_failing_batch(tmp_path: Path) -> None:
         {"title": f"Row {n}", "start_date": "2031-02-01 10:00", "end_date": "2031-02-01 11:00"}
         for n in range(4)
     ]
-    with pytest.raises(Conflict):
-        cal.events.bulk_create(rows)
+    with pytest.raises(BulkIncomplete) as caught:
+        cal.events.bulk_create(rows, atomic=False)
     listed = cal.events.list(start_date="2031-01-01", end_date="2031-12-31")
-    assert ["Row 0", "Row 1"] == [e.title for e in listed.items]
+    assert (["Row 0", "Row 1"], 2, Conflict) == (
+        [e.title for e in listed.items],
+        caught.value.committed,
+        type(caught.value.__cause__),
+    )
 
 
 def test_bulk_create_with_a_bad_row_writes_nothing(tmp_path: Path) -> None:

@@ -3,31 +3,27 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import tzinfo
 from typing import Any, TypeVar
 
 import attrs
 
+from . import bulk
 from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
-from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
+from .errors import Forbidden, InvalidParameter, PageNotFound
 from .listing import event_filter
 from .posts import LinkedCollection, PostCollection
+from .progress import ProgressArg
 from .queries import EventFilter, EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
-from .slugs import allocate_slugs
 from .terms import TermCollection
-from .validation import read_input
 
 __all__ = ["EventCollection", "Related"]
 
-_Rows = list[dict[str, Any]]
 _Events = list[Event]
 _Ids = list[int]
-
-#: Called after each committed batch of ``bulk_create`` with (rows done, rows in all).
-Progress = Callable[[int, int], None]
 
 
 @attrs.frozen
@@ -200,8 +196,8 @@ class EventCollection(PostCollection[Event]):
     def _span(self, clean: Mapping[str, Any], current: Event | None) -> dict[str, Any]:
         """The zone and start/end an event gets from cleaned input: no writes, may raise.
 
-        Kept apart from link resolution so that ``bulk_create`` can check every row's dates
-        before it writes anything.
+        Kept apart from link resolution so that ``bulk_create`` can check a batch's dates
+        before it writes any of it.
         """
         name = clean.get("timezone") or (current.timezone if current else zone_name(self._ctx.zone))
         zone = resolve_zone(name)
@@ -236,76 +232,29 @@ class EventCollection(PostCollection[Event]):
                 )
         return fields
 
-    def _with_term_ids(self, rows: _Rows) -> _Rows:
-        """Rows whose category and tag names are ids, resolved for the whole batch at once
-        (building each event would otherwise ask storage once per row)."""
-        for field, terms in (("categories", self._categories), ("tags", self._tags)):
-            found = terms.resolve(_term_keys(rows, field))
-            rows = [
-                clean | {field: tuple(found.get(i, i) for i in clean[field])}
-                if field in clean
-                else clean
-                for clean in rows
-            ]
-        return rows
-
     def bulk_create(
-        self, rows: Iterable[Mapping[str, Any]], *, progress: Progress | None = None
+        self,
+        rows: Iterable[Mapping[str, Any]],
+        *,
+        progress: ProgressArg = None,
+        atomic: bool = True,
     ) -> _Ids:
-        """Create many events, validated like ``create``, committed in batches.
+        """Create many events, validated like ``create``; the new ids, in row order.
 
-        Every row is validated before anything is written (fields, date order and the author
-        the caller may set), so a bad row (the error names it, e.g. ``rows[12].start_date``)
-        leaves the calendar unchanged. Rows are then written in batches of
-        ``settings.bulk_batch_size``, one transaction each; ``progress(done, total)`` is called
-        after each batch. Returns the new ids in row order.
+        Rows are read, validated and written a batch (``settings.bulk_batch_size`` rows) at a
+        time, so memory stays flat however many rows come (any iterable: a generator is not
+        read ahead). A bad row is named in the error (``rows[12].start_date``).
+
+        ``atomic`` (the default): the whole load is one transaction; a bad row, a row the
+        caller may not write or a storage failure leaves the calendar unchanged, and nobody
+        sees any row before the last is stored. ``atomic=False``: each batch commits on its
+        own, and a failure raises ``BulkIncomplete``, saying how many rows (the first ones,
+        whole batches) were committed, with the cause chained.
+
+        ``progress``: ``True`` for a bar, or ``progress(done, total)`` called after each batch
+        (``total`` is ``None`` when ``rows`` has no length).
         """
-        ctx = self._ctx
-        ctx.require(ctx.actor.can_create("event"), "create events")
-        cleaned: _Rows = []
-        lookup = ctx.remembering()
-        for number, row in enumerate(rows):
-            try:
-                clean = read_input(Event, row, lookup, creating=True)
-                self._span(clean, None)  # an end before the start, found before any write
-            except MissingParameter as bad:
-                raise MissingParameter(f"rows[{number}].{name}" for name in bad.fields) from None
-            except InvalidParameter as bad:
-                raise InvalidParameter(
-                    {f"rows[{number}].{name}": why for name, why in bad.fields.items()}
-                ) from None
-            self._author(clean.get("author"))  # may the caller name this author?
-            self._status(clean.get("status"))  # and ask for this status?
-            cleaned.append(clean)
-        ids: _Ids = []
-        total, size = len(cleaned), ctx.settings.bulk_batch_size
-        next_number: dict[str, int] = {}  # slug suffixes already tried, across batches
-        for at in range(0, total, size):
-            chunk = cleaned[at : at + size]
-            with ctx.backend.transaction():
-                chunk = self._with_term_ids(chunk)
-                record_ids = ctx.backend.reserve_ids("post", len(chunk))
-                slugs = allocate_slugs(
-                    [self.slug_base(clean) for clean in chunk],
-                    lambda candidates: ctx.backend.taken_slugs("event", candidates),
-                    next_number,
-                )
-                batch = [
-                    self._build(clean, slug=slug, record_id=record_id)
-                    for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
-                ]
-                ctx.backend.insert(batch)
-            ids.extend(e.id for e in batch)
-            if progress is not None:
-                progress(len(ids), total)
-        return ids
-
-
-def _term_keys(rows: _Rows, field: str) -> list[str]:
-    """The slugs and names rows give for ``field``, in the order they first appear (so new
-    terms get their ids in row order)."""
-    found = (item for clean in rows for item in clean.get(field, ()) if isinstance(item, str))
-    return list(dict.fromkeys(found))
+        return bulk.bulk_create(self, rows, progress=progress, atomic=atomic)
 
 
 def _blanked(event: Event) -> Event:

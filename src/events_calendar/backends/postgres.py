@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Collection, Hashable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -39,6 +39,8 @@ __all__ = ["PostgresBackend", "PostgresDialect", "PostgresEngine", "describe_url
 WRITE_LOCK = 0x6563_616C_0001  # "ecal", 1
 #: How long connecting may take before the database counts as unreachable.
 CONNECT_TIMEOUT_SECONDS = 5
+#: From this many rows on, an insert goes through ``COPY`` rather than ``INSERT``.
+COPY_FROM = 50
 #: How long a statement waits for a pooled connection before giving up.
 POOL_TIMEOUT_SECONDS = 30.0
 
@@ -263,6 +265,19 @@ class PostgresEngine(Engine):
             columns = tuple(column.name for column in cursor.description)
             return Result(columns, cursor.fetchall(), cursor.rowcount)
 
+    def copy(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+        """``COPY table (columns) FROM STDIN``: many rows in one statement, streamed, without
+        parsing a statement or binding parameters per row. Statement triggers fire once, as
+        for one multi-row ``INSERT``. Inside the current transaction (or one of its own)."""
+        names = ", ".join(self.dialect.quote(c) for c in columns)
+        statement = f"COPY {table} ({names}) FROM STDIN"
+        with self.transaction(), self._translating():
+            connection = self._local.connection
+            assert connection is not None  # set by transaction()
+            with connection.cursor() as cursor, cursor.copy(statement) as copy:
+                for row in rows:
+                    copy.write_row(row)
+
     def generation(self) -> Hashable:
         """The ``data_generation`` counter, bumped by triggers in every writer's transaction:
         it moves on commits from any process or machine."""
@@ -286,3 +301,12 @@ class PostgresBackend(SQLStore):
 
     def __init__(self, url: str, *, max_connections: int = 10) -> None:
         super().__init__(PostgresEngine(url, max_connections=max_connections))
+
+    def _insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """A few rows as one ``INSERT``; a batch through ``COPY``, several times faster."""
+        if len(rows) < COPY_FROM:
+            super()._insert_rows(table, columns, rows)
+        else:
+            self.engine.copy(table, columns, rows)

@@ -28,9 +28,11 @@ from sqlite_utils import Database
 from ..errors import Conflict, StorageUnavailable
 from ..queries import fold
 from ..records import Kind
+from ..statuses import COUNTED_STATUSES
 from .sql.dialect import Dialect, Fragment
 from .sql.engine import Engine, Result
 from .sql.errors import DriverErrors, translate, translating
+from .sql.schema import LINKS
 from .sql.store import SQLStore
 from .sqlite_schema import MIGRATIONS
 
@@ -45,6 +47,8 @@ MMAP_BYTES = 1024 * 1024 * 1024
 READER_CACHE_KIB = 8 * 1024
 #: The trigram index cannot look up fragments shorter than this.
 _TRIGRAM = 3
+#: The triggers of migration 0004 that count a term's published events as links are added.
+_COUNT_TRIGGERS = ("event_categories_count_insert", "event_tags_count_insert")
 #: Up to this many values go inline in ``IN (?, ...)``; more travel as one JSON array.
 _INLINE = 500
 
@@ -345,6 +349,8 @@ class SQLiteBackend(SQLStore):
         super().__init__(
             SQLiteEngine(None if path is None or str(path) == ":memory:" else Path(path))
         )
+        #: What a bulk load in progress defers: ``"all"`` (into an empty table), ``"counts"``.
+        self._deferred: str | None = None
 
     @property
     def path(self) -> Path | None:
@@ -356,10 +362,87 @@ class SQLiteBackend(SQLStore):
         return self.engine.db
 
     @contextmanager
+    def bulk_load(self, kind: Kind) -> Iterator[None]:
+        """Inside the caller's write transaction: what many event inserts may build once, at
+        the end, rather than row by row (``bulk.BulkLoading``).
+
+        Always, the term-count triggers (migration 0004) are dropped for the load and the
+        counts raised once, from the links of the events it added. Into an empty events
+        table, the secondary indexes of the events and link tables and the search index go
+        too, and are built once from the loaded rows (sorted index builds; one FTS5
+        ``rebuild``), except the unique slug index, which slug allocation reads and which
+        guards uniqueness throughout.
+
+        Everything dropped is re-created from its own text in ``sqlite_master``, so the
+        schema ends up exactly as the migrations left it. SQLite's DDL is transactional: a
+        failed load rolls the drops back with the rows, and readers (in WAL, on their own
+        snapshot) never see the schema without them; no other writer can run meanwhile.
+        """
+        if kind != "event" or self._deferred is not None:
+            yield
+            return
+        engine = self.engine
+        empty = engine.execute("SELECT NOT EXISTS (SELECT 1 FROM events)").scalar() == 1
+        names = list(_COUNT_TRIGGERS)
+        if empty:
+            names.append("events_fts_insert")
+        tables = ["events", *(link.table for link in LINKS.values())]
+        marks = ", ".join("?" * len(tables))
+        indexes = (
+            engine.execute(
+                f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+                f" AND tbl_name IN ({marks}) AND name != 'events_slug'",
+                tables,
+            ).rows
+            if empty
+            else []
+        )
+        triggers = engine.execute(
+            f"SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+            f" AND name IN ({', '.join('?' * len(names))})",
+            names,
+        ).rows
+        for name, _ in indexes:
+            engine.execute(f"DROP INDEX [{name}]")
+        for name, _ in triggers:
+            engine.execute(f"DROP TRIGGER [{name}]")
+        first = self.last_id("post") + 1
+        self._deferred = "all" if empty else "counts"
+        try:
+            yield
+        finally:
+            self._deferred = None
+        for _, sql in indexes:
+            engine.execute(sql)
+        if empty:
+            engine.execute("INSERT INTO events_fts(events_fts) VALUES ('rebuild')")
+        self._raise_term_counts(first, self.last_id("post"))
+        for _, sql in triggers:
+            engine.execute(sql)
+
+    def _raise_term_counts(self, first: int, last: int) -> None:
+        """What the dropped count triggers would have done for the events with ids from
+        ``first`` to ``last``: each term's count goes up by its new links to counted
+        events."""
+        counted = ", ".join(f"'{status.value}'" for status in sorted(COUNTED_STATUSES))
+        for field in ("categories", "tags"):
+            link = LINKS[field]
+            terms = self._tables[link.target]
+            self.engine.execute(
+                f"UPDATE {terms} SET count = count + d.n FROM"
+                f" (SELECT l.{link.column} AS term, count(*) AS n FROM [{link.table}] l"
+                " JOIN events e ON e.id = l.event_id"
+                f" WHERE l.event_id BETWEEN ? AND ? AND e.status IN ({counted})"
+                f" GROUP BY l.{link.column}) AS d WHERE {terms}.id = d.term",
+                [first, last],
+            )
+
+    @contextmanager
     def _batch(self, kind: Kind, ids: Sequence[int]) -> Iterator[None]:
         """Index a batch of new events in one FTS5 statement (migration 0003): FTS5 indexes
-        rows an order of magnitude faster from one ``INSERT ... SELECT`` than per row."""
-        if kind != "event" or len(ids) < 2:
+        rows an order of magnitude faster from one ``INSERT ... SELECT`` than per row. In a
+        bulk load into an empty table the whole index is built at its end instead."""
+        if kind != "event" or len(ids) < 2 or self._deferred == "all":
             yield
             return
         first, last = min(ids), max(ids)

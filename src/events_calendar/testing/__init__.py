@@ -19,6 +19,7 @@ pytest.register_assert_rewrite(
     "events_calendar.testing.contract_access",
     "events_calendar.testing.contract_access_base",
     "events_calendar.testing.contract_anonymous",
+    "events_calendar.testing.contract_bulk",
     "events_calendar.testing.contract_linked_changes",
     "events_calendar.testing.contract_linked_create",
     "events_calendar.testing.contract_linked_lists",
@@ -46,6 +47,7 @@ pytest.register_assert_rewrite(
 
 from .base import NOW, ContractBase  # noqa: E402
 from .contract_access import AccessContract  # noqa: E402
+from .contract_bulk import BulkContract  # noqa: E402
 from .contract_events import EventContract  # noqa: E402
 from .contract_read_rules import ReadRulesContract  # noqa: E402
 from .contract_records import RecordContract  # noqa: E402
@@ -54,6 +56,7 @@ from .contract_storage import StorageContract  # noqa: E402
 __all__ = [
     "NOW",
     "AccessContract",
+    "BulkContract",
     "CalendarContract",
     "ContractBase",
     "EventContract",
@@ -64,6 +67,6 @@ __all__ = [
 
 
 class CalendarContract(
-    EventContract, RecordContract, AccessContract, ReadRulesContract, StorageContract
+    EventContract, RecordContract, AccessContract, ReadRulesContract, StorageContract, BulkContract
 ):
     """Every behaviour a backend must show, through the ``Calendar`` API and below it."""
