@@ -84,18 +84,21 @@ def _listings(cal: ec.Calendar) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for name, query in queries.items():
         page = cal.events.list(**(RANGE | query), per_page=50)
-        found[name] = page.total, [
-            (
-                e.title,
-                e.slug,
-                e.utc_start_date,
-                [slug[i] for i in e.categories],
-                [slug[i] for i in e.tags],
-                e.venue,
-                e.organizer,
-            )
-            for e in page.items
-        ]
+        found[name] = (
+            page.total,
+            [
+                (
+                    e.title,
+                    e.slug,
+                    e.utc_start_date,
+                    [slug[i] for i in e.categories],
+                    [slug[i] for i in e.tags],
+                    e.venue,
+                    e.organizer,
+                )
+                for e in page.items
+            ],
+        )
     found["categories"] = [(t.slug, t.count) for t in categories]
     found["tags"] = [(t.slug, t.count) for t in tags]
     return found
