@@ -92,7 +92,8 @@ class _Load:
     def __init__(self, events: EventCollection) -> None:
         self.events = events
         self.ctx = events._ctx
-        self.reader = RowReader(Event, self.ctx.remembering(), creating=True)
+        self.lookup = self.ctx.remembering()
+        self.reader = RowReader(Event, self.lookup, creating=True)
         self.ids: list[int] = []
         self.next_number: dict[str, int] = {}  # slug suffixes already tried, across batches
 
@@ -102,6 +103,8 @@ class _Load:
         size = self.ctx.settings.bulk_batch_size
         numbered = enumerate(rows)
         while chunk := list(islice(numbered, size)):
+            for kind, ids in _linked_ids(row for _, row in chunk).items():
+                self.lookup.learn(kind, ids)
             yield [self.clean(number, row) for number, row in chunk]
 
     def clean(self, number: int, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -153,3 +156,29 @@ def _with_term_ids(events: EventCollection, rows: _Rows) -> _Rows:
                 for clean in rows
             ]
     return rows
+
+
+#: The event fields that name other records by id, and the kind each names.
+_LINKED_KINDS: dict[str, Kind] = {
+    "venue": "venue",
+    "organizer": "organizer",
+    "categories": "category",
+    "tags": "tag",
+    "post_parent": "event",
+}
+
+
+def _linked_ids(rows: Iterable[Mapping[str, Any]]) -> dict[Kind, set[int]]:
+    """The ids (plain integers, alone, in lists or as ``{"id": n}``) that rows name per kind
+    of record: what validation will ask about, asked all at once. Anything else the readers
+    look up one by one, as ever."""
+    found: dict[Kind, set[int]] = {kind: set() for kind in _LINKED_KINDS.values()}
+    for row in rows:
+        for field, kind in _LINKED_KINDS.items():
+            value = row.get(field)
+            for item in value if isinstance(value, list | tuple) else (value,):
+                if isinstance(item, Mapping):
+                    item = item.get("id")
+                if type(item) is int:
+                    found[kind].add(item)
+    return {kind: ids for kind, ids in found.items() if ids}
