@@ -166,6 +166,7 @@ class RowReader:
         self._reader = _Reader(lookup, lookup.zone, rest_booleans=cls.kind == "event")
         self._shapes: dict[tuple[str, ...], tuple[tuple[str, Input, bool], ...] | None] = {}
         self._memos: dict[str, dict[Hashable, Any] | None] = {name: {} for name in self._fields}
+        self._zones: dict[str, tzinfo] = {}
 
     def read(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """``read_input(cls, data, lookup, creating=...)``, the same answer or error."""
@@ -192,35 +193,45 @@ class RowReader:
         shape = self._shapes[names]
         if shape is None:
             raise _Slow
-        reader = self._reader
+        reader, memos = self._reader, self._memos
         reader.zone = self._lookup.zone
         clean: dict[str, Any] = {}
         for name, kind, required in shape:
             value = data[name]
             if required and value is None:
                 raise _Slow
-            key = _memo_key(value)
-            if kind is Input.DATETIME and key is not None:
-                key = (reader.zone, key)
-            clean[name] = self._read_one(name, kind, value, key)
+            memo = memos[name]
+            # Texts are their own key (no other type equals a text); see ``_memo_key``.
+            key = None if memo is None else value if type(value) is str else _memo_key(value)
+            if key is None:
+                read = self._read_fresh(name, kind, value)
+            else:
+                if kind is Input.DATETIME:
+                    key = (reader.zone, key)
+                assert memo is not None  # a key is made only for a remembered field
+                read = memo.get(key, _MISSING)
+                if read is _MISSING:
+                    read = self._read_fresh(name, kind, value)
+                    memo[key] = list(read) if type(read) is list else read
+                    if len(memo) > self.MEMO_LIMIT:
+                        memos[name] = None
+                elif type(read) is list:
+                    read = list(read)
+            clean[name] = read
             if kind is Input.ZONE:
-                reader.zone = resolve_zone(clean[name])
+                reader.zone = self._zone(read)
         return clean
 
-    def _read_one(self, name: str, kind: Input, value: object, key: Hashable | None) -> Any:
-        memo = self._memos[name]
-        if memo is not None and key is not None:
-            found = memo.get(key, _MISSING)
-            if found is not _MISSING:
-                return list(found) if isinstance(found, list) else found
+    def _read_fresh(self, name: str, kind: Input, value: object) -> Any:
         if not _clean(value):
             raise _Slow
-        read = _value(self._reader, self._cls.kind, kind, name, value)
-        if memo is not None and key is not None:
-            memo[key] = list(read) if isinstance(read, list) else read
-            if len(memo) > self.MEMO_LIMIT:
-                self._memos[name] = None
-        return read
+        return _value(self._reader, self._cls.kind, kind, name, value)
+
+    def _zone(self, name: str) -> tzinfo:
+        zone = self._zones.get(name)
+        if zone is None:
+            zone = self._zones[name] = resolve_zone(name)
+        return zone
 
 
 class _Slow(Exception):
