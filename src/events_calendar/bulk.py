@@ -16,7 +16,7 @@ Two contracts:
   For loads too long to hold one write transaction open (other writers wait for it).
 
 Validation is ``validation.RowReader``: ``read_input``'s checks, with what a batch shares
-(field sets, repeated values) read once.
+(field sets, repeated values) read once, and the ids a batch links to asked about at once.
 """
 
 from __future__ import annotations
