@@ -43,7 +43,8 @@ def _schema(backend: Backend) -> list[tuple[str, ...]]:
         if isinstance(backend, SQLiteBackend)
         else "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()"
         " UNION ALL SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint"
-        " UNION ALL SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger ORDER BY 1, 2"
+        " UNION ALL SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal"
+        " ORDER BY 1, 2"
     )
     return [tuple(row) for row in backend.engine.execute(sql).rows]
 
