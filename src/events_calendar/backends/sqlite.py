@@ -349,8 +349,8 @@ class SQLiteBackend(SQLStore):
         super().__init__(
             SQLiteEngine(None if path is None or str(path) == ":memory:" else Path(path))
         )
-        #: What a bulk load in progress defers: ``"all"`` (into an empty table), ``"counts"``.
-        self._deferred: str | None = None
+        #: Whether a bulk load is in progress (its search index is built at its end).
+        self._loading = False
 
     @property
     def path(self) -> Path | None:
@@ -366,26 +366,25 @@ class SQLiteBackend(SQLStore):
         """Inside the caller's write transaction: what many event inserts may build once, at
         the end, rather than row by row (``bulk.BulkLoading``).
 
-        Always, the term-count triggers (migration 0004) are dropped for the load and the
-        counts raised once, from the links of the events it added. Into an empty events
-        table, the secondary indexes of the events and link tables and the search index go
-        too, and are built once from the loaded rows (sorted index builds; one FTS5
-        ``rebuild``), except the unique slug index, which slug allocation reads and which
-        guards uniqueness throughout.
+        Always, the term-count triggers (migration 0004) and the search index's insert
+        trigger are dropped for the load; at its end the search index takes the load's
+        events in one statement (FTS5 merges far less than batch by batch) and the counts
+        go up once, from the links of those events. Into an empty events table the
+        secondary indexes of the events and link tables go too, and are built once from
+        the loaded rows (sorted index builds), except the unique slug index, which slug
+        allocation reads and which guards uniqueness throughout.
 
         Everything dropped is re-created from its own text in ``sqlite_master``, so the
         schema ends up exactly as the migrations left it. SQLite's DDL is transactional: a
         failed load rolls the drops back with the rows, and readers (in WAL, on their own
         snapshot) never see the schema without them; no other writer can run meanwhile.
         """
-        if kind != "event" or self._deferred is not None:
+        if kind != "event" or self._loading:
             yield
             return
         engine = self.engine
         empty = engine.execute("SELECT NOT EXISTS (SELECT 1 FROM events)").scalar() == 1
-        names = list(_COUNT_TRIGGERS)
-        if empty:
-            names.append("events_fts_insert")
+        names = [*_COUNT_TRIGGERS, "events_fts_insert"]
         tables = ["events", *(link.table for link in LINKS.values())]
         marks = ", ".join("?" * len(tables))
         indexes = (
@@ -407,16 +406,20 @@ class SQLiteBackend(SQLStore):
         for name, _ in triggers:
             engine.execute(f"DROP TRIGGER [{name}]")
         first = self.last_id("post") + 1
-        self._deferred = "all" if empty else "counts"
+        self._loading = True
         try:
             yield
         finally:
-            self._deferred = None
+            self._loading = False
         for _, sql in indexes:
             engine.execute(sql)
-        if empty:
-            engine.execute("INSERT INTO events_fts(events_fts) VALUES ('rebuild')")
-        self._raise_term_counts(first, self.last_id("post"))
+        last = self.last_id("post")
+        engine.execute(
+            "INSERT INTO events_fts(rowid, title, excerpt, description)"
+            " SELECT id, title, excerpt, description FROM events WHERE id BETWEEN ? AND ?",
+            [first, last],
+        )
+        self._raise_term_counts(first, last)
         for _, sql in triggers:
             engine.execute(sql)
 
@@ -440,9 +443,9 @@ class SQLiteBackend(SQLStore):
     @contextmanager
     def _batch(self, kind: Kind, ids: Sequence[int]) -> Iterator[None]:
         """Index a batch of new events in one FTS5 statement (migration 0003): FTS5 indexes
-        rows an order of magnitude faster from one ``INSERT ... SELECT`` than per row. In a
-        bulk load into an empty table the whole index is built at its end instead."""
-        if kind != "event" or len(ids) < 2 or self._deferred == "all":
+        rows an order of magnitude faster from one ``INSERT ... SELECT`` than per row. A bulk
+        load indexes all its events at its end instead (``bulk_load``)."""
+        if kind != "event" or len(ids) < 2 or self._loading:
             yield
             return
         first, last = min(ids), max(ids)
