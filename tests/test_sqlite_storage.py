@@ -87,6 +87,7 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
             "0002_linked_search_index",
             "0003_deferred_event_search_index",
             "0004_stored_term_counts_and_listing_index",
+            "0005_import_keys",
         ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
 

@@ -15,7 +15,15 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter, defaultdict
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, TypeVar
@@ -80,6 +88,7 @@ class MemoryBackend:
         self._counts: dict[Kind, Counter[int]] = {"category": Counter(), "tag": Counter()}
         self._users: dict[int, User] = {}
         self._credentials: dict[str, Credential] = {}
+        self._import_keys: dict[Kind, dict[str, int]] = {kind: {} for kind in KINDS}
 
     # -- transactions ----------------------------------------------------------------------
     @contextmanager
@@ -439,3 +448,28 @@ class MemoryBackend:
         with self._lock:
             found = [c for c in self._credentials.values() if c.user_id == user_id]
         return sorted(found, key=lambda c: c.id)
+
+    # -- import keys -----------------------------------------------------------------------
+    def find_import_keys(self, kind: Kind, keys: Collection[str]) -> dict[str, int]:
+        with self._lock:
+            known = self._import_keys[kind]
+            return {key: known[key] for key in keys if key in known}
+
+    def set_import_keys(self, kind: Kind, keys: Mapping[str, int]) -> None:
+        with self.transaction():
+            known = self._import_keys[kind]
+            before = {key: known.get(key) for key in keys}
+            known.update(keys)
+
+            def undo() -> None:
+                for key, record_id in before.items():
+                    if record_id is None:
+                        known.pop(key, None)
+                    else:
+                        known[key] = record_id
+
+            self._on_rollback(undo)
+
+    def import_keys(self, kind: Kind) -> dict[str, int]:
+        with self._lock:
+            return dict(self._import_keys[kind])

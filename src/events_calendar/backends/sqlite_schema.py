@@ -231,3 +231,13 @@ def _stored_term_counts(db: Database) -> None:
         "CREATE INDEX events_listing ON events"
         " (status, hide_from_listings, utc_start, utc_end, featured, author)"
     )
+
+
+@MIGRATIONS(name="0005_import_keys")
+def _import_keys(db: Database) -> None:
+    """What an imported record was called in the file it came from (an iCalendar UID, a
+    CSV key), so that importing the file again updates it rather than adding a copy."""
+    db.execute(
+        "CREATE TABLE import_keys (kind TEXT NOT NULL, key TEXT NOT NULL,"
+        " record_id INTEGER NOT NULL, PRIMARY KEY (kind, key))"
+    )

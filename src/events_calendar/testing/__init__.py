@@ -42,11 +42,13 @@ pytest.register_assert_rewrite(
     "events_calendar.testing.contract_records",
     "events_calendar.testing.contract_storage",
     "events_calendar.testing.differential",
+    "events_calendar.testing.contract_import_keys",
 )
 
 from .base import NOW, ContractBase  # noqa: E402
 from .contract_access import AccessContract  # noqa: E402
 from .contract_events import EventContract  # noqa: E402
+from .contract_import_keys import ImportKeysContract  # noqa: E402
 from .contract_read_rules import ReadRulesContract  # noqa: E402
 from .contract_records import RecordContract  # noqa: E402
 from .contract_storage import StorageContract  # noqa: E402
@@ -57,6 +59,7 @@ __all__ = [
     "CalendarContract",
     "ContractBase",
     "EventContract",
+    "ImportKeysContract",
     "ReadRulesContract",
     "RecordContract",
     "StorageContract",
@@ -64,6 +67,11 @@ __all__ = [
 
 
 class CalendarContract(
-    EventContract, RecordContract, AccessContract, ReadRulesContract, StorageContract
+    EventContract,
+    RecordContract,
+    AccessContract,
+    ReadRulesContract,
+    StorageContract,
+    ImportKeysContract,
 ):
     """Every behaviour a backend must show, through the ``Calendar`` API and below it."""

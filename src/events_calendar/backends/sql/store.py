@@ -9,7 +9,7 @@ row.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
@@ -354,3 +354,32 @@ class SQLStore:
 
     def credentials(self, user_id: int) -> list[Credential]:
         return self._credentials("user_id = ?", [user_id])
+
+    # -- import keys -----------------------------------------------------------------------
+    def find_import_keys(self, kind: Kind, keys: Collection[str]) -> dict[str, int]:
+        wanted = sorted(set(keys))
+        found: dict[str, int] = {}
+        for chunk in _chunks(wanted):
+            inner, params = self.dialect.in_("key", chunk)
+            sql = f"SELECT key, record_id FROM import_keys WHERE kind = ? AND {inner}"
+            found.update((key, int(i)) for key, i in self._run(sql, [kind, *params]).rows)
+        return found
+
+    def set_import_keys(self, kind: Kind, keys: Mapping[str, int]) -> None:
+        rows = [(kind, key, record_id) for key, record_id in keys.items()]
+        if not rows:
+            return
+        per = max(1, self.dialect.max_params // 3)
+        with self.engine.transaction():
+            for at in range(0, len(rows), per):
+                chunk = rows[at : at + per]
+                self._run(
+                    "INSERT INTO import_keys (kind, key, record_id) VALUES "
+                    + ", ".join(["(?, ?, ?)"] * len(chunk))
+                    + " ON CONFLICT (kind, key) DO UPDATE SET record_id = excluded.record_id",
+                    [value for row in chunk for value in row],
+                )
+
+    def import_keys(self, kind: Kind) -> dict[str, int]:
+        rows = self._run("SELECT key, record_id FROM import_keys WHERE kind = ?", [kind]).rows
+        return {key: int(record_id) for key, record_id in rows}
