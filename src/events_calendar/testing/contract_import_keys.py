@@ -56,4 +56,4 @@ class ImportKeysContract(ContractBase):
         """Thousands of keys (more than one statement's parameters) are set and found."""
         keys = {f"uid:{n}": n for n in range(1, 3001)}
         keys_store.set_import_keys("event", keys)
-        assert keys == keys_store.find_import_keys("event", list(keys) + ["uid:none"])
+        assert keys == keys_store.find_import_keys("event", [*keys, "uid:none"])
