@@ -93,10 +93,10 @@ _PUNCTUATION = re.compile(r"[^0-9a-z]+")
 
 def normalize(header: str, kind: ImportKind) -> str:
     """A header as it is compared: lower case, no leading kind word, letters and digits."""
-    text = " ".join(header.strip().lower().split())
-    if text.startswith(f"{kind} "):
-        text = text[len(kind) + 1 :]
-    return _PUNCTUATION.sub("", text)
+    words = _PUNCTUATION.sub(" ", header.lower()).split()
+    if len(words) > 1 and words[0] == kind:
+        words = words[1:]
+    return "".join(words)
 
 
 @attrs.frozen

@@ -116,8 +116,10 @@ def import_rows(
             with cal.transaction():
                 _write(cal, pending, partial=partial, progress=progress)
             written = True
-        except _Abort:
-            pass
+        except _Abort:  # the ids handed to new rows were rolled back with them
+            for row in pending:
+                if row.outcome is not None and row.outcome.outcome == "created":
+                    row.outcome = attrs.evolve(row.outcome, record_id=None)
     outcomes = tuple(row.outcome for row in work if row.outcome is not None)
     note = "" if work else f"the file holds no {kind}s; nothing imported"
     return ImportReport(kind=kind, rows=outcomes, dry_run=dry_run, written=written, note=note)

@@ -41,8 +41,8 @@ class ImportReport:
     """The outcome of every row of an import, in file order.
 
     ``dry_run`` reports say what an import would do; nothing was written. ``written`` is
-    false when nothing was written because a row was refused (an atomic import) or for a dry
-    run.
+    false when nothing was written: a dry run, or an atomic import that refused a row (its
+    good rows then keep the outcome they would have had, and count as ``held_back``).
     """
 
     kind: str
@@ -53,9 +53,20 @@ class ImportReport:
 
     @property
     def counts(self) -> dict[Outcome, int]:
-        """How many rows had each outcome (every outcome present, zero or not)."""
+        """How many rows had each outcome (every outcome present, zero or not). When an
+        atomic import wrote nothing, nothing was created or updated: see ``held_back``."""
         found = Counter(row.outcome for row in self.rows)
+        if not self.written and not self.dry_run:
+            found["created"] = found["updated"] = 0
         return {outcome: found[outcome] for outcome in _OUTCOMES}
+
+    @property
+    def held_back(self) -> int:
+        """Good rows an atomic import did not write because another row was refused (they
+        would be created or updated with ``partial=True``)."""
+        if self.written or self.dry_run:
+            return 0
+        return sum(row.outcome in ("created", "updated") for row in self.rows)
 
     @property
     def created(self) -> int:
@@ -95,7 +106,10 @@ class ImportReport:
         if self.dry_run:
             return f"dry run: would have {counts}; nothing written"
         if not self.written:
-            return f"{counts}; nothing written (import the good rows with partial=True)"
+            return (
+                f"{counts}; nothing written: {self.held_back} good rows wait for "
+                "partial=True (--partial)"
+            )
         return counts
 
     def lines(self) -> list[str]:
