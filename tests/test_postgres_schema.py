@@ -83,7 +83,10 @@ def test_failed_migration_writes_nothing(fresh: TestDatabase) -> None:
     with pytest.raises(StorageUnavailable, match='column "nope" does not exist'):
         PostgresEngine(fresh.url, migrations=(*MIGRATIONS, broken))
     engine = PostgresEngine(fresh.url)
-    assert ([(1, "initial"), (2, "import_keys")], False) == (_versions(engine), "half" in _tables(engine))
+    assert ([(1, "initial"), (2, "import_keys")], False) == (
+        _versions(engine),
+        "half" in _tables(engine),
+    )
     engine.close()
 
 
