@@ -38,6 +38,7 @@ from ..records import (
     User,
     input_fields,
 )
+from ..statuses import Status
 from ..storage import Backend, Family
 from ..transfer import FAMILIES, ORDER, BackendSnapshot
 from .rows import SourceRow, UnreadableFile
@@ -155,7 +156,7 @@ def _id_maps(found: Any, name: str, where: str) -> dict[Kind, dict[str, int]]:
 def read_backup(stream: IO[bytes], *, where: str) -> BackupSnapshot:
     """A backup file's contents; ``UnreadableFile`` when it is not one."""
     try:
-        data = json.load(stream)
+        data = json.loads(stream.read().decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise UnreadableFile(where, "it is not UTF-8 text; a backup is a JSON file") from None
     except json.JSONDecodeError as error:
@@ -180,12 +181,12 @@ def backup_rows(snapshot: BackupSnapshot) -> Iterator[SourceRow]:
     linked: dict[int, dict[str, Any]] = {}
     converter = make_storage_converter()
     for kind in ("venue", "organizer"):
-        for record in snapshot.records[kind]:
+        for record in _live(snapshot.records[kind]):
             fields = _fields(converter, record)
             linked[record.id] = fields
             yield SourceRow(f"{kind} {record.id}", kind, fields, key=f"slug:{record.slug}")
     terms = {r.id: r.name for kind in ("category", "tag") for r in snapshot.records[kind]}
-    for event in snapshot.records["event"]:
+    for event in _live(snapshot.records["event"]):
         assert isinstance(event, Event)
         fields = _fields(converter, event)
         fields.pop("post_parent", None)  # ids of another calendar
@@ -194,6 +195,11 @@ def backup_rows(snapshot: BackupSnapshot) -> Iterator[SourceRow]:
         for name in ("categories", "tags"):
             fields[name] = [terms[i] for i in getattr(event, name) if i in terms]
         yield SourceRow(f"event {event.id}", "event", fields, key=f"slug:{event.slug}")
+
+
+def _live(records: list[Record]) -> list[Record]:
+    """Records out of the trash: a merge brings the backup's trash no further."""
+    return [r for r in records if getattr(r, "status", None) != Status.TRASH]
 
 
 def _fields(converter: cattrs.Converter, record: Record) -> dict[str, Any]:

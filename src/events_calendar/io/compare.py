@@ -40,13 +40,14 @@ def changed_fields(cal: Calendar, record: Record, clean: Mapping[str, Any]) -> l
 
 
 def _differs(cal: Calendar, record: Record, name: str, value: Any) -> bool:
-    if name in DATE_FIELDS and isinstance(record, Event):
-        return False  # compared as a span above
     current = getattr(record, name)
-    if name in _TERMS:
-        return _term_ids(cal, _TERMS[name], value) != set(current)
-    if name in _LINKED:
-        return _linked_ids(cal, _LINKED[name], value) != tuple(current)
+    if isinstance(record, Event):
+        if name in DATE_FIELDS:
+            return False  # compared as a span above
+        if name in _TERMS:
+            return _term_ids(cal, _TERMS[name], value) != set(current)
+        if name in _LINKED:
+            return _linked_ids(cal, _LINKED[name], value) != tuple(current)
     if name == "status":
         return bool(Status(value) != current)
     differs: bool = current != value
