@@ -252,3 +252,12 @@ def test_a_malformed_file_is_unreadable_with_one_line(data: bytes, why: str) -> 
         str(caught.value).startswith(f"f.csv: {why}"),
         len(str(caught.value).splitlines()),
     )
+
+
+def test_a_date_cell_may_hold_a_time() -> None:
+    """``2031-05-01 20:00`` in the start date column sets the start time too."""
+    fields = _fields("Event Name,Event Start Date\nQuiz,5/1/2031 8:00 pm\n")
+    assert ("2031-05-01 20:00:00", "2031-05-01 20:00:00") == (
+        fields["start_date"],
+        fields["end_date"],
+    )

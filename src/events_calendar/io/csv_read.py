@@ -27,7 +27,7 @@ import attrs
 from .csv_columns import COLUMNS, Layout, layout
 from .keys import title_start_key
 from .rows import ImportKind, SourceRow, UnreadableFile
-from .values import BadValue, read_bool, read_date, read_list, read_time
+from .values import BadValue, read_bool, read_list, read_moment, read_time
 
 __all__ = ["MAX_LINE", "CsvFile", "default_key", "read_csv"]
 
@@ -204,13 +204,10 @@ def _span(values: Mapping[str, str], problems: dict[str, str]) -> tuple[str, str
     if not values.get("start_date"):
         problems["start_date"] = "empty; every event needs a start date"
         return None
-    start_day: date | None = _read(read_date, values["start_date"], "start_date", problems)
-    end_day: date | None = None
-    start_time = end_time = None
+    start_day, start_time = _moment(values, "start_date", problems)
+    end_day, end_time = _moment(values, "end_date", problems)
     if values.get("start_time"):
         start_time = _read(read_time, values["start_time"], "start_time", problems)
-    if values.get("end_date"):
-        end_day = _read(read_date, values["end_date"], "end_date", problems)
     if values.get("end_time"):
         end_time = _read(read_time, values["end_time"], "end_time", problems)
     if start_day is None or problems:
@@ -223,6 +220,16 @@ def _span(values: Mapping[str, str], problems: dict[str, str]) -> tuple[str, str
     if end < start and (end_day is None or end_time is None):
         end = start  # the reference clamps an end it filled in
     return _wall(start), _wall(end)
+
+
+def _moment(
+    values: Mapping[str, str], column: str, problems: dict[str, str]
+) -> tuple[date | None, time | None]:
+    """A date cell (empty, or a date that may end with a time)."""
+    if not values.get(column):
+        return None, None
+    found: tuple[date, time | None] | None = _read(read_moment, values[column], column, problems)
+    return found or (None, None)
 
 
 def _wall(moment: datetime) -> str:

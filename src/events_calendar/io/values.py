@@ -5,7 +5,8 @@ Each reader returns the value in the form ``cal.events.create`` takes, or raises
 
 - dates: ``11/19/2014`` and ``11/19/14`` (month first, as the reference's US-made importer
   reads them), ``2014-11-19``, ``2014/11/19``, ``apr 19, 2016``, ``April 19 2016``,
-  ``19 Apr 2016``; any other form python-dateutil reads unambiguously (month first);
+  ``19 Apr 2016``; any other form python-dateutil reads unambiguously (month first); a
+  date may be followed by a time (``2031-05-01 20:00``);
 - times: ``7:30:00``, ``21:45``, ``9:30 pm``, ``9pm``, ``09:30 AM``;
 - booleans: ``TRUE``, ``true``, ``Yes``, ``1`` and ``FALSE``, ``No``, ``0``, an empty cell;
 - lists (categories, tags, organizers): comma-separated, each item trimmed.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, time
 
-__all__ = ["BadValue", "read_bool", "read_date", "read_list", "read_time"]
+__all__ = ["BadValue", "read_bool", "read_date", "read_list", "read_moment", "read_time"]
 
 _DATE_FORMATS = (
     "%Y-%m-%d",
@@ -36,6 +37,7 @@ _TIME = re.compile(
     r"(?P<half>[ap]\.?\s*m\.?)?",
     re.IGNORECASE,
 )
+_TRAILING_TIME = re.compile(r"[ T](\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?\s*m\.?)?)$", re.IGNORECASE)
 _TRUE = frozenset({"true", "yes", "1", "y", "on"})
 _FALSE = frozenset({"false", "no", "0", "n", "off", ""})
 
@@ -60,6 +62,14 @@ def read_date(text: str) -> date:
         raise BadValue(
             f"{text!r} is not a date; write it as 2014-11-19, 11/19/2014 or Apr 19, 2016"
         ) from None
+
+
+def read_moment(text: str) -> tuple[date, time | None]:
+    """A date cell that may end with a time (``2031-05-01 20:00``, ``5/1/2031 8:00 pm``)."""
+    found = _TRAILING_TIME.search(text.strip())
+    if found is None:
+        return read_date(text), None
+    return read_date(text.strip()[: found.start()]), read_time(found.group(1))
 
 
 def read_time(text: str) -> time:
