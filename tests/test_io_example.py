@@ -14,7 +14,7 @@ WITH_ICS = importlib.util.find_spec("events_calendar.io.ical") is not None
 def test_the_season_example_round_trips_unchanged(tmp_path: Path) -> None:
     """Ten events imported, exported and re-imported with nothing changed (through .ics
     too where iCalendar support is installed)."""
-    done = subprocess.run(
+    done = subprocess.run(  # noqa: S603 - our own example script
         [sys.executable, str(ROOT / "examples" / "csv_season.py"), str(tmp_path)],
         capture_output=True,
         text=True,
