@@ -24,6 +24,7 @@ from typing import IO, Any
 
 import attrs
 
+from ..dates import format_wall
 from .csv_columns import COLUMNS, Layout, layout
 from .keys import title_start_key
 from .rows import ImportKind, SourceRow, UnreadableFile
@@ -233,7 +234,7 @@ def _moment(
 
 
 def _wall(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M:%S")
+    return format_wall(moment)
 
 
 def _cost(values: Mapping[str, str]) -> str:

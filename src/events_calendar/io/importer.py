@@ -20,7 +20,7 @@ The rules, written once for every format:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
@@ -28,10 +28,10 @@ import attrs
 from ..errors import CalendarError, InvalidParameter, MissingParameter
 from ..posts import PostCollection
 from ..progress import ProgressArg, tracking
-from ..records import RECORD_CLASSES, Event, Kind, Organizer, Venue
+from ..records import RECORD_CLASSES, Event, Kind, Organizer, Venue, input_fields
 from ..statuses import Status
 from ..validation import read_input
-from .compare import DATE_FIELDS, changed_fields
+from .compare import DATE_FIELDS, Comparer
 from .keys import find_records, is_stored
 from .report import ImportReport, RowOutcome
 from .rows import ImportKind, SourceRow
@@ -156,6 +156,7 @@ def _match(cal: Calendar, kind: Kind, rows: list[_Row], on_conflict: OnConflict)
     cls = RECORD_CLASSES[kind]
     matched = cal.backend.get_many(cls, set(found.values()))
     lookup = cal._context.remembering()
+    comparer = Comparer(cal)
     for row in rows:
         row.match = found.get(row.key) if row.key is not None else None
         if row.match is None:
@@ -167,7 +168,7 @@ def _match(cal: Calendar, kind: Kind, rows: list[_Row], on_conflict: OnConflict)
         zone = cal.events._zone_of(record) if isinstance(record, Event) else None
         try:
             clean = read_input(cls, row.fields, lookup, creating=False, zone=zone)
-            changed = changed_fields(cal, record, clean)
+            changed = comparer.changed_fields(record, clean)
         except CalendarError as error:
             row.refuse(reason(error))
             continue
@@ -261,7 +262,8 @@ def _create_events(
     if not rows:
         return False
     try:
-        ids = _bulk(cal, rows, progress)
+        with cal.transaction():  # a refused row undoes the venues made for the batch too
+            ids = _bulk(cal, rows, progress)
     except (InvalidParameter, MissingParameter):
         for row in rows:
             _check_create(cal, row)
@@ -279,7 +281,39 @@ def _create_events(
 
 
 def _bulk(cal: Calendar, rows: list[_Row], progress: ProgressArg) -> list[int]:
+    fields = _with_link_ids(cal, [row.fields for row in rows])
     with tracking(progress, total=len(rows), unit="events") as advance:
-        return cal.events.bulk_create(
-            [row.fields for row in rows], progress=lambda done, _total: advance(done)
-        )
+        return cal.events.bulk_create(fields, progress=lambda done, _total: advance(done))
+
+
+def _with_link_ids(cal: Calendar, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows whose inline venues and organizers are ids, each distinct one found or created
+    once (``LinkedCollection.create``: the same record the row alone would link to), rather
+    than looked up again for every row that names it."""
+    made: dict[tuple[str, str], int] = {}
+    found: list[dict[str, Any]] = []
+    for fields in rows:
+        changed: dict[str, Any] | None = None
+        for attr, collection in (("venue", cal.venues), ("organizer", cal.organizers)):
+            items = fields.get(attr)
+            if not isinstance(items, list) or not any(_inline(item) for item in items):
+                continue
+            known = input_fields(collection._cls)
+            resolved: list[Any] = []
+            for item in items:
+                if _inline(item):
+                    data = {k: v for k, v in item.items() if k in known}
+                    key = (attr, repr(sorted(data.items())))
+                    if key not in made:
+                        made[key] = collection.create(**data).id
+                    item = made[key]
+                resolved.append(item)
+            changed = dict(changed or fields)
+            changed[attr] = resolved
+        found.append(changed or fields)
+    return found
+
+
+def _inline(item: object) -> bool:
+    """Whether a link item is a venue's or organizer's data (not an id or ``{"id": n}``)."""
+    return isinstance(item, Mapping) and "id" not in item

@@ -37,6 +37,8 @@ _TIME = re.compile(
     r"(?P<half>[ap]\.?\s*m\.?)?",
     re.IGNORECASE,
 )
+_ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_US_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})")
 _TRAILING_TIME = re.compile(r"[ T](\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?\s*m\.?)?)$", re.IGNORECASE)
 _TRUE = frozenset({"true", "yes", "1", "y", "on"})
 _FALSE = frozenset({"false", "no", "0", "n", "off", ""})
@@ -49,6 +51,9 @@ class BadValue(ValueError):
 def read_date(text: str) -> date:
     """A calendar date from a cell (see the module docstring for the forms)."""
     cleaned = " ".join(text.split())
+    numeric = _numeric_date(cleaned)  # the common forms, without strptime's locale work
+    if numeric is not None:
+        return numeric
     for form in _DATE_FORMATS:
         try:
             return datetime.strptime(cleaned, form).date()  # noqa: DTZ007 - a date, no zone
@@ -62,6 +67,25 @@ def read_date(text: str) -> date:
         raise BadValue(
             f"{text!r} is not a date; write it as 2014-11-19, 11/19/2014 or Apr 19, 2016"
         ) from None
+
+
+def _numeric_date(text: str) -> date | None:
+    """``2014-11-19``, ``11/19/2014`` or ``11/19/14`` (two-digit years as strptime reads
+    them: 69-99 are 1900s, 00-68 2000s); ``None`` for any other form."""
+    found = _ISO_DATE.fullmatch(text)
+    if found is not None:
+        year, month, day = (int(part) for part in found.groups())
+    else:
+        found = _US_DATE.fullmatch(text)
+        if found is None:
+            return None
+        month, day, year = (int(part) for part in found.groups())
+        if len(found.group(3)) == 2:
+            year += 1900 if year >= 69 else 2000
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
 
 
 def read_moment(text: str) -> tuple[date, time | None]:
