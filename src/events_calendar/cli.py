@@ -14,9 +14,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
+import attrs
+
 from .backends import default_url
 from .calendar import Calendar, connect
 from .errors import CalendarError, StorageUnavailable
+from .queries import EventQuery
 from .settings import Settings
 from .statuses import Role
 
@@ -206,23 +209,9 @@ def _import(args: argparse.Namespace) -> int:
     return 1 if report.refused else 0
 
 
-_EXPORT_FILTERS = (
-    "start_date",
-    "end_date",
-    "starts_before",
-    "starts_after",
-    "ends_before",
-    "ends_after",
-    "strict_dates",
-    "search",
-    "categories",
-    "tags",
-    "venue",
-    "organizer",
-    "featured",
-    "status",
-    "include",
-    "post_parent",
+#: The filters of ``GET /events`` (every ``EventQuery`` field but paging).
+_EXPORT_FILTERS = tuple(
+    f.name for f in attrs.fields(EventQuery) if f.name not in ("page", "per_page")
 )
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..events import _blanked
-from ..listing import event_filter
+from ..listing import _DATE_PARAMS, event_filter
 from ..progress import ProgressArg, tracking
 from ..queries import EventQuery
 from ..records import Event
@@ -28,7 +28,6 @@ __all__ = ["BATCH", "walk_events"]
 
 #: Events per storage query.
 BATCH = 2000
-_DATES = ("start_date", "end_date", "starts_before", "starts_after", "ends_before", "ends_after")
 
 
 def walk_events(
@@ -39,7 +38,7 @@ def walk_events(
     query = EventQuery(**filters)
     flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
     changes: dict[str, Any] = {"exclude_hidden": False, "offset": 0, "limit": 0}
-    if not any(getattr(query, name) is not None for name in _DATES):
+    if not any(getattr(query, name) is not None for name in _DATE_PARAMS):
         changes |= {"start_min": None, "end_max": None}
     flt = attrs.evolve(flt, **changes)
     _, total = ctx.backend.query(Event, flt)
