@@ -12,6 +12,7 @@ from events_calendar.io import ImportReport, RowOutcome, SourceRow
 from events_calendar.io.importer import import_rows
 from events_calendar.io.keys import own_uid
 from events_calendar.testing import NOW
+from events_calendar.testing.postgres import test_database
 
 HEADER = (
     "Event Name,Event Start Date,Event Start Time,Event End Time,Event Venue Name,"
@@ -24,9 +25,15 @@ SEASON = (
 )
 
 
-@pytest.fixture(params=["memory://", "sqlite://"])
+@pytest.fixture(params=["memory://", "sqlite://", "postgresql"])
 def cal(request: pytest.FixtureRequest) -> Iterator[ec.Calendar]:
-    calendar = ec.connect(request.param, clock=ec.FixedClock(NOW))
+    """An empty calendar on each backend."""
+    url = request.param
+    if url == "postgresql":
+        database = test_database()
+        database.reset()
+        url = database.url
+    calendar = ec.connect(url, clock=ec.FixedClock(NOW))
     yield calendar
     calendar.close()
 
