@@ -54,8 +54,8 @@ def is_stored(key: str) -> bool:
     return not (key.startswith("uid:") and _OWN.fullmatch(key[4:]))
 
 
-def find_records(backend: Backend, kind: Kind, keys: Collection[str]) -> dict[str, int]:
-    """The id of the live (not trashed) record each key names; unmatched keys are absent.
+def find_records(backend: Backend, kind: Kind, keys: Collection[str]) -> dict[str, Any]:
+    """The live (not trashed) record each key names; unmatched keys are absent.
 
     A constant number of storage queries per prefix, whatever the number of keys.
     """
@@ -91,12 +91,12 @@ def find_records(backend: Backend, kind: Kind, keys: Collection[str]) -> dict[st
             for key in by_name[name]:
                 candidates[key] = ids
     live = _live(backend, kind, {i for ids in candidates.values() for i in ids})
-    found: dict[str, int] = {}
+    found: dict[str, Any] = {}
     for key, ids in candidates.items():
         for record_id in ids:
             record = live.get(record_id)
             if record is not None and _fits(key, record):
-                found[key] = record_id
+                found[key] = record
                 break
     return found
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, time
+from functools import lru_cache
 
 __all__ = ["BadValue", "read_bool", "read_date", "read_list", "read_moment", "read_time"]
 
@@ -48,6 +49,7 @@ class BadValue(ValueError):
     """A cell that cannot be read; the message says what to write instead."""
 
 
+@lru_cache(maxsize=4096)  # a season repeats its dates and times on many rows
 def read_date(text: str) -> date:
     """A calendar date from a cell (see the module docstring for the forms)."""
     cleaned = " ".join(text.split())
@@ -96,6 +98,7 @@ def read_moment(text: str) -> tuple[date, time | None]:
     return read_date(text.strip()[: found.start()]), read_time(found.group(1))
 
 
+@lru_cache(maxsize=4096)
 def read_time(text: str) -> time:
     """A time of day from a cell: 24-hour or with am/pm."""
     match = _TIME.fullmatch(text.strip())
