@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -298,3 +299,11 @@ def test_the_report_shows_in_one_line_and_in_jupyter() -> None:
         "</tr></table><table><tr><th>row</th><th>refused because</th></tr><tr><td>line 3</td>"
         "<td>&lt;bad&gt;</td></tr></table>",
     ) == (repr(report), report._repr_html_())
+
+
+def test_an_import_leaves_the_cycle_collector_as_it_found_it(cal: ec.Calendar) -> None:
+    """The collector paused for an import runs again after it, also after a failure."""
+    import_rows(cal, [SourceRow("line 2", "event", _event("Gala"))])
+    with pytest.raises(ec.errors.InvalidParameter, match="on_conflict"):
+        import_rows(cal, [], on_conflict="merge")  # type: ignore[arg-type]
+    assert gc.isenabled()

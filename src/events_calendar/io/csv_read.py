@@ -134,7 +134,9 @@ def _rows(
         try:
             cells = next(reader, None)
         except csv.Error as error:
-            raise UnreadableFile(where, f"line {line}: {error} (is the file truncated?)") from None
+            hint = " (a quoted cell is never closed: is the file truncated?)"
+            hint = hint if "end of data" in str(error) else ""
+            raise UnreadableFile(where, f"line {line}: {error}{hint}") from None
         if cells is None:
             return
         here, line = f"line {line}", reader.line_num + 1
