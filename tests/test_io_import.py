@@ -304,6 +304,6 @@ def test_the_report_shows_in_one_line_and_in_jupyter() -> None:
 def test_an_import_leaves_the_cycle_collector_as_it_found_it(cal: ec.Calendar) -> None:
     """The collector paused for an import runs again after it, also after a failure."""
     import_rows(cal, [SourceRow("line 2", "event", _event("Gala"))])
-    with pytest.raises(ec.errors.InvalidParameter, match="on_conflict"):
-        import_rows(cal, [], on_conflict="merge")  # type: ignore[arg-type]
+    with pytest.raises(ec.errors.Forbidden, match="may not create events"):
+        import_rows(cal.as_user(None), [SourceRow("line 2", "event", _event("Fair"))])
     assert gc.isenabled()
