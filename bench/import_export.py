@@ -109,7 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ics = folder / "season.ics"
                 timed(".ics export", args.events, lambda: cal.export_file(ics))
                 with ec.connect(f"sqlite:///{folder / 'bench-ics.db'}") as other:
-                    timed(".ics import into SQLite", args.events, lambda: other.import_file(ics))
+                    done = timed(
+                        ".ics import into SQLite", args.events, lambda: other.import_file(ics)
+                    )
+                    print(f"  .ics import: {done.summary()}")
     return 0
 
 

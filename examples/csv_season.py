@@ -10,7 +10,7 @@ does the same through ``FOLDER/season.ics``.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import sys
 import tempfile
 from pathlib import Path
@@ -18,8 +18,19 @@ from pathlib import Path
 import events_calendar as ec
 
 SEASON = Path(__file__).with_name("season.csv")
+
+
+def _ics_available() -> bool:
+    """Whether iCalendar support (``events_calendar.io.ical`` and its packages) imports."""
+    try:
+        importlib.import_module("events_calendar.io.ical")
+    except ImportError:
+        return False
+    return True
+
+
 #: Whether this installation reads and writes iCalendar files.
-WITH_ICS = importlib.util.find_spec("events_calendar.io.ical") is not None
+WITH_ICS = _ics_available()
 
 
 def run(folder: Path) -> list[str]:

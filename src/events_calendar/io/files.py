@@ -18,7 +18,7 @@ from ..errors import CalendarError, InvalidParameter
 from ..progress import ProgressArg
 from ..records import Event
 from ..transfer import restore
-from .backup import backup_rows, read_backup, write_backup
+from .backup import BackupSnapshot, backup_rows, read_backup, write_backup
 from .csv_read import MAX_LINE, default_key, read_csv
 from .csv_write import write_csv
 from .importer import OnConflict, import_rows
@@ -140,7 +140,9 @@ def _join(*notes: str) -> str:
     return "; ".join(note for note in notes if note)
 
 
-def _import_backup(cal: Calendar, snapshot: Any, options: dict[str, Any]) -> ImportReport:
+def _import_backup(
+    cal: Calendar, snapshot: BackupSnapshot, options: dict[str, Any]
+) -> ImportReport:
     """A backup restored exactly into an empty calendar, merged by slug into one with data."""
     backend = cal.backend
     if any(backend.last_id(family) for family in ("post", "term", "user", "credential")):
