@@ -307,3 +307,14 @@ def test_an_import_leaves_the_cycle_collector_as_it_found_it(cal: ec.Calendar) -
     with pytest.raises(ec.errors.Forbidden, match="may not create events"):
         import_rows(cal.as_user(None), [SourceRow("line 2", "event", _event("Fair"))])
     assert gc.isenabled()
+
+
+def test_a_name_of_non_ascii_digits_is_a_name(cal: ec.Calendar, tmp_path: Path) -> None:
+    """A category called "²" (a digit to ``str.isdigit``, not to ``int``) is created by name,
+    not read as an id, and never crashes the import."""
+    path = _file(tmp_path, "Event Name,Event Start Date,Event Category\nGala,2031-05-01,²\n")
+    report = cal.import_file(path)
+    assert (1, ["²"]) == (
+        report.created,
+        [c.name for c in cal.categories.list(hide_empty=False).items],
+    )

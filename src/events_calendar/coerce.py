@@ -52,7 +52,8 @@ def as_int(value: object) -> int | None:
     if isinstance(value, str):
         text = value.strip()
         digits = text.lstrip("+-")
-        if digits.isdigit() and len(digits) <= 19:  # longer cannot fit, and int() is slow
+        # ASCII digits only: "²" and "٣" are digits to str.isdigit but not to int()
+        if digits.isascii() and digits.isdigit() and len(digits) <= 19:  # longer cannot fit
             return as_int(int(text))
     return None
 

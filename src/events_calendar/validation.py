@@ -278,7 +278,8 @@ class _Reader:
             if isinstance(item, bool) or not isinstance(item, int | str):
                 raise _Invalid(f"send a list of {kind} ids, names or slugs, not {item!r}")
             number = as_int(item)
-            if number is None and str(item).strip().lstrip("+-").isdigit():
+            digits = str(item).strip().lstrip("+-")
+            if number is None and digits.isascii() and digits.isdigit():
                 raise _Invalid(f"there is no {kind} with id {item}; send an existing id")
             if number is not None:
                 if not self.lookup.exists(kind, number):

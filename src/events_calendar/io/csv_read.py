@@ -30,7 +30,7 @@ from .keys import title_start_key
 from .rows import ImportKind, SourceRow, UnreadableFile
 from .values import BadValue, read_bool, read_list, read_moment, read_time
 
-__all__ = ["MAX_LINE", "CsvFile", "default_key", "read_csv"]
+__all__ = ["IDS", "MAX_LINE", "CsvFile", "default_key", "read_csv"]
 
 #: The longest line a CSV file may have, in bytes (a line longer than this is no CSV row).
 MAX_LINE = 1 << 20
@@ -50,7 +50,8 @@ _TEXTS: dict[ImportKind, tuple[str, ...]] = {
     ),
     "organizer": ("organizer", "description", "email", "website", "phone", "status"),
 }
-_IDS = re.compile(r"\d+(?:[\s,]+\d+)*")
+#: Organizer ids as a cell gives them: numbers separated by spaces or commas.
+IDS = re.compile(r"[0-9]+(?:[\s,]+[0-9]+)*")
 _SUFFIX_POSITIONS = frozenset({"suffix", "postfix", "after"})
 _STATE_COUNTRIES = frozenset({"", "us", "usa", "united states", "united states of america"})
 
@@ -181,7 +182,7 @@ def _event(values: Mapping[str, str], problems: dict[str, str]) -> dict[str, Any
         fields["venue"] = [{"venue": values["venue"]}]
     if values.get("organizer"):
         text = values["organizer"]
-        if _IDS.fullmatch(text):
+        if IDS.fullmatch(text):
             fields["organizer"] = [int(n) for n in re.split(r"[\s,]+", text)]
         else:
             fields["organizer"] = [{"organizer": name} for name in read_list(text)]

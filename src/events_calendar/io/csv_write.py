@@ -2,7 +2,8 @@
 export imports again as it is: the same headers, dates as ``YYYY-MM-DD`` and times as
 ``HH:MM:SS`` on the event's own wall clock, its IANA zone, booleans as ``TRUE``/``FALSE``,
 categories, tags and organizers by name (comma-separated; organizers by id when a name holds
-a comma, categories and tags by slug), the cost as the calendar stores it (with its currency).
+a comma or reads as ids, categories and tags by slug when a name holds a comma), the cost as
+the calendar stores it (with its currency).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import IO, TYPE_CHECKING
 from ..events import Related
 from ..records import Event
 from .csv_columns import COLUMNS
+from .csv_read import IDS as _IDS
 
 if TYPE_CHECKING:
     from ..calendar import Calendar
@@ -42,7 +44,7 @@ def _flag(value: bool) -> str:
 
 def _row(event: Event, related: Related) -> list[str]:
     organizers = related.organizers_of(event)
-    if any("," in o.organizer for o in organizers):
+    if any("," in o.organizer or _IDS.fullmatch(o.organizer) for o in organizers):
         organizer_cell = " ".join(str(o.id) for o in organizers)
     else:
         organizer_cell = ", ".join(o.organizer for o in organizers)

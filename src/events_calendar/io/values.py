@@ -34,13 +34,15 @@ _DATE_FORMATS = (
     "%m-%d-%Y",
 )
 _TIME = re.compile(
-    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?::(?P<second>\d{2}))?\s*"
+    r"(?P<hour>[0-9]{1,2})(?::(?P<minute>[0-9]{2}))?(?::(?P<second>[0-9]{2}))?\s*"
     r"(?P<half>[ap]\.?\s*m\.?)?",
     re.IGNORECASE,
 )
-_ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
-_US_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})")
-_TRAILING_TIME = re.compile(r"[ T](\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?\s*m\.?)?)$", re.IGNORECASE)
+_ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
+_US_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{4}|[0-9]{2})")
+_TRAILING_TIME = re.compile(
+    r"[ T]([0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\s*[ap]\.?\s*m\.?)?)$", re.IGNORECASE
+)
 _TRUE = frozenset({"true", "yes", "1", "y", "on"})
 _FALSE = frozenset({"false", "no", "0", "n", "off", ""})
 
