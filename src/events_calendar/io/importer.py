@@ -104,17 +104,28 @@ def import_rows(
             choices = ", ".join(s.value for s in Status)
             raise InvalidParameter.one("status", f"send one of {choices}") from None
     with _cycle_collection_paused():
-        return _import(
-            cal,
-            rows,
-            kind=kind,
-            dry_run=dry_run,
-            on_conflict=on_conflict,
-            partial=partial,
-            status=status,
-            default_key=default_key,
-            progress=progress,
-        )
+        work = _prepare(list(rows), status, default_key)
+        for each in _ORDER:
+            group = [row for row in work if row.source.kind == each and row.outcome is None]
+            if group:
+                _match(cal, each, group, on_conflict)
+        pending = [row for row in work if row.outcome is None]
+        refused = any(row.outcome and row.outcome.outcome == "refused" for row in work)
+        written = False
+        if dry_run or (refused and not partial):
+            _check_all(cal, pending)
+        else:
+            try:
+                with cal.transaction():
+                    _write(cal, pending, partial=partial, progress=progress)
+                written = True
+            except _Abort:  # the ids handed to new rows were rolled back with them
+                for row in pending:
+                    if row.outcome is not None and row.outcome.outcome == "created":
+                        row.outcome = attrs.evolve(row.outcome, record_id=None)
+        outcomes = tuple(row.outcome for row in work if row.outcome is not None)
+        note = "" if work else f"the file holds no {kind}s; nothing imported"
+        return ImportReport(kind=kind, rows=outcomes, dry_run=dry_run, written=written, note=note)
 
 
 @contextmanager
@@ -133,42 +144,6 @@ def _cycle_collection_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def _import(
-    cal: Calendar,
-    rows: Iterable[SourceRow],
-    *,
-    kind: ImportKind,
-    dry_run: bool,
-    on_conflict: OnConflict,
-    partial: bool,
-    status: str | None,
-    default_key: DefaultKey | None,
-    progress: ProgressArg,
-) -> ImportReport:
-    work = _prepare(list(rows), status, default_key)
-    for each in _ORDER:
-        group = [row for row in work if row.source.kind == each and row.outcome is None]
-        if group:
-            _match(cal, each, group, on_conflict)
-    pending = [row for row in work if row.outcome is None]
-    refused = any(row.outcome and row.outcome.outcome == "refused" for row in work)
-    written = False
-    if dry_run or (refused and not partial):
-        _check_all(cal, pending)
-    else:
-        try:
-            with cal.transaction():
-                _write(cal, pending, partial=partial, progress=progress)
-            written = True
-        except _Abort:  # the ids handed to new rows were rolled back with them
-            for row in pending:
-                if row.outcome is not None and row.outcome.outcome == "created":
-                    row.outcome = attrs.evolve(row.outcome, record_id=None)
-    outcomes = tuple(row.outcome for row in work if row.outcome is not None)
-    note = "" if work else f"the file holds no {kind}s; nothing imported"
-    return ImportReport(kind=kind, rows=outcomes, dry_run=dry_run, written=written, note=note)
 
 
 def _prepare(
