@@ -36,6 +36,20 @@ class Calendar:
     ``as_user()`` returns the same calendar acting under a user's role rules (or anonymously).
     """
 
+    events: EventCollection
+    """Events: ``create``, ``get``, ``get_by_slug``, ``update``, ``delete``, ``list``, and
+    ``bulk_create`` for imports; creating an event can create its venue and terms too."""
+    venues: LinkedCollection[Venue]
+    """Venues, which events link to by id (or create inline by name)."""
+    organizers: LinkedCollection[Organizer]
+    """Organizers, which events link to by id (or create inline by name)."""
+    categories: TermCollection[Category]
+    """Event categories: a tree (``parent``); a category filter includes its descendants."""
+    tags: TermCollection[Tag]
+    """Event tags: flat terms, found by id, slug or name."""
+    users: UserDirectory
+    """Users, roles and their secrets (application passwords and bearer tokens)."""
+
     def __init__(
         self,
         backend: Backend,
@@ -55,10 +69,10 @@ class Calendar:
 
     def _bind(self, ctx: Context) -> None:
         self._context = ctx
-        self.venues: LinkedCollection[Venue] = LinkedCollection(Venue, ctx)
-        self.organizers: LinkedCollection[Organizer] = LinkedCollection(Organizer, ctx)
-        self.categories: TermCollection[Category] = TermCollection(Category, ctx)
-        self.tags: TermCollection[Tag] = TermCollection(Tag, ctx)
+        self.venues = LinkedCollection(Venue, ctx)
+        self.organizers = LinkedCollection(Organizer, ctx)
+        self.categories = TermCollection(Category, ctx)
+        self.tags = TermCollection(Tag, ctx)
         self.events = EventCollection(
             ctx,
             venues=self.venues,
@@ -70,10 +84,13 @@ class Calendar:
 
     @property
     def backend(self) -> Backend:
+        """The storage underneath, for what the calendar API does not cover: copying a whole
+        calendar (``transfer.copy_calendar``), SQLite's statement tracer."""
         return self._context.backend
 
     @property
     def settings(self) -> Settings:
+        """The settings this calendar was opened with (paging, time zone, batch size)."""
         return self._context.settings
 
     @property
@@ -114,6 +131,8 @@ class Calendar:
         return view
 
     def close(self) -> None:
+        """Release the backend's connections (a ``with`` block does it on exit); views made by
+        ``as_user()`` share them, so close only the calendar ``connect()`` returned."""
         self._context.backend.close()
 
     def import_file(

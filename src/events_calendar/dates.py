@@ -82,6 +82,7 @@ class SystemClock:
     """The real clock."""
 
     def now(self) -> datetime:
+        """The current instant, aware, in UTC."""
         return datetime.now(UTC)
 
 
@@ -93,12 +94,15 @@ class FixedClock:
         self._now = to_utc(at)
 
     def now(self) -> datetime:
+        """The instant last set: the same answer until ``set`` or ``advance`` moves it."""
         return self._now
 
     def set(self, at: datetime) -> None:
+        """Jump to ``at`` (aware; kept in UTC), e.g. past a day boundary a test depends on."""
         self._now = to_utc(at)
 
     def advance(self, delta: timedelta) -> datetime:
+        """Move on by ``delta`` and return the new instant; safe from several threads."""
         with self._lock:
             self._now += delta
             return self._now

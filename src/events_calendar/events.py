@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import tzinfo
 from typing import Any, TypeVar
 
 import attrs
 
+from .coerce import plain_query
 from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
 from .listing import event_filter
 from .posts import LinkedCollection, PostCollection
+from .progress import ProgressArg, tracking
 from .queries import EventFilter, EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
 from .slugs import allocate_slugs
@@ -25,9 +27,6 @@ __all__ = ["EventCollection", "Related"]
 _Rows = list[dict[str, Any]]
 _Events = list[Event]
 _Ids = list[int]
-
-#: Called after each committed batch of ``bulk_create`` with (rows done, rows in all).
-Progress = Callable[[int, int], None]
 
 
 @attrs.frozen
@@ -136,7 +135,7 @@ class EventCollection(PostCollection[Event]):
         unless the caller has full access (see ``_unlocked``).
         """
         ctx = self._ctx
-        query = query or EventQuery(**params)
+        query = plain_query(query or EventQuery(**params))
         flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
         items, total = self._page_and_total(flt)
         if not items and flt.offset > 0:
@@ -250,15 +249,16 @@ class EventCollection(PostCollection[Event]):
         return rows
 
     def bulk_create(
-        self, rows: Iterable[Mapping[str, Any]], *, progress: Progress | None = None
+        self, rows: Iterable[Mapping[str, Any]], *, progress: ProgressArg = None
     ) -> _Ids:
         """Create many events, validated like ``create``, committed in batches.
 
         Every row is validated before anything is written (fields, date order and the author
         the caller may set), so a bad row (the error names it, e.g. ``rows[12].start_date``)
         leaves the calendar unchanged. Rows are then written in batches of
-        ``settings.bulk_batch_size``, one transaction each; ``progress(done, total)`` is called
-        after each batch. Returns the new ids in row order.
+        ``settings.bulk_batch_size``, one transaction each. ``progress=True`` shows a bar (tqdm)
+        of the rows written; a callable is called as ``progress(done, total)`` after each
+        batch. Returns the new ids in row order.
         """
         ctx = self._ctx
         ctx.require(ctx.actor.can_create("event"), "create events")
@@ -280,24 +280,24 @@ class EventCollection(PostCollection[Event]):
         ids: _Ids = []
         total, size = len(cleaned), ctx.settings.bulk_batch_size
         next_number: dict[str, int] = {}  # slug suffixes already tried, across batches
-        for at in range(0, total, size):
-            chunk = cleaned[at : at + size]
-            with ctx.backend.transaction():
-                chunk = self._with_term_ids(chunk)
-                record_ids = ctx.backend.reserve_ids("post", len(chunk))
-                slugs = allocate_slugs(
-                    [self.slug_base(clean) for clean in chunk],
-                    lambda candidates: ctx.backend.taken_slugs("event", candidates),
-                    next_number,
-                )
-                batch = [
-                    self._build(clean, slug=slug, record_id=record_id)
-                    for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
-                ]
-                ctx.backend.insert(batch)
-            ids.extend(e.id for e in batch)
-            if progress is not None:
-                progress(len(ids), total)
+        with tracking(progress, total=total, unit="events") as advance:
+            for at in range(0, total, size):
+                chunk = cleaned[at : at + size]
+                with ctx.backend.transaction():
+                    chunk = self._with_term_ids(chunk)
+                    record_ids = ctx.backend.reserve_ids("post", len(chunk))
+                    slugs = allocate_slugs(
+                        [self.slug_base(clean) for clean in chunk],
+                        lambda candidates: ctx.backend.taken_slugs("event", candidates),
+                        next_number,
+                    )
+                    batch = [
+                        self._build(clean, slug=slug, record_id=record_id)
+                        for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
+                    ]
+                    ctx.backend.insert(batch)
+                ids.extend(e.id for e in batch)
+                advance(len(ids))
         return ids
 
 

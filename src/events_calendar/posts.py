@@ -13,7 +13,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
-from .coerce import MAX_INT, clean_text
+from .coerce import MAX_INT, clean_text, plain, plain_query
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound, PageNotFound
 from .listing import linked_filter
@@ -22,7 +22,7 @@ from .queries import LinkedQuery, Page
 from .records import Event, Organizer, Venue
 from .slugs import slugify, trashed_slug
 from .statuses import Status
-from .validation import read_input
+from .validation import read_id, read_input, read_slug
 
 __all__ = ["LinkedCollection", "PostCollection"]
 
@@ -64,6 +64,7 @@ class PostCollection(Generic[P]):
         a new record to take.
         """
         backend = self._ctx.backend
+        slug = read_slug(slug)
         for candidate in dict.fromkeys((slug, slug.strip().lower()) if clean_text(slug) else ()):
             found = backend.find_slug(self.kind, candidate)
             if found is not None and (
@@ -82,7 +83,8 @@ class PostCollection(Generic[P]):
         return record is not None and record.status == Status.TRASH
 
     def _load(self, record_id: int) -> P:
-        return self._ctx.load(self._cls, record_id)
+        """The record with the id a caller names (``validation.read_id``: numpy ints too)."""
+        return self._ctx.load(self._cls, read_id(record_id))
 
     def _load_for_write(self, record_id: int) -> P:
         """The record about to change; an unknown id is refused before any right is checked.
@@ -98,10 +100,12 @@ class PostCollection(Generic[P]):
         """Whether the caller may change or delete the post with that id; ``False`` when there
         is none. Never raises: it answers what the reference's ``Allow`` header reports
         (evupd_unknown: only ``GET`` for an unknown id)."""
-        actor, backend = self._ctx.actor, self._ctx.backend
-        if not actor.can_create(self.kind) or not 0 < record_id <= MAX_INT:
-            return False  # anonymous callers and subscribers edit nothing; no such id
-        record = backend.get_many(self._cls, [record_id]).get(record_id)
+        actor, backend, number = self._ctx.actor, self._ctx.backend, plain(record_id)
+        if not isinstance(number, int) or not 0 < number <= MAX_INT:
+            return False  # no such id
+        if not actor.can_create(self.kind):
+            return False  # anonymous callers and subscribers edit nothing
+        record = backend.get_many(self._cls, [number]).get(number)
         return record is not None and actor.can_edit(record.kind, record.author, record.status)
 
     def _check_readable(self, record: P, password: str | None, *, edit: bool = False) -> None:
@@ -197,7 +201,7 @@ class PostCollection(Generic[P]):
         )
         with ctx.backend.transaction():
             current = self._load_for_write(record_id)  # again, under the write lock
-            if force:
+            if plain(force):
                 ctx.backend.remove(self.kind, current.id)
                 return current
             if current.status == Status.TRASH:
@@ -330,7 +334,7 @@ class LinkedCollection(PostCollection[P]):
     def list(self, query: LinkedQuery | None = None, **params: Any) -> Page[P]:
         """One page of venues or organizers (interface section 4.3)."""
         ctx = self._ctx
-        query = query or LinkedQuery(**params)
+        query = plain_query(query or LinkedQuery(**params))
         kind: Literal["venue", "organizer"] = "venue" if self.kind == "venue" else "organizer"
         flt = linked_filter(kind, query, ctx.actor, ctx.backend, ctx.settings, ctx.now())
         items, total = ctx.backend.query(self._cls, flt)

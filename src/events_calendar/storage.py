@@ -27,7 +27,10 @@ from .records import Credential, Kind, Record, User
 __all__ = ["Backend", "Family", "Filter", "Storage", "UserStore", "family_of"]
 
 Family = Literal["post", "term", "user", "credential"]
+"""An id sequence: events, venues and organizers share ``post`` ids, as WordPress posts do, so
+``/events/<venue id>`` can say "not an event"; categories and tags share ``term`` ids."""
 Filter = EventFilter | LinkedFilter | TermFilter
+"""A normalised list query, as ``query`` receives it: its ``matches()`` is what it means."""
 R = TypeVar("R", bound=Record)
 
 
@@ -51,7 +54,9 @@ class Storage(Protocol):
         Inside an open transaction it equals nothing."""
         ...
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release connections and pools; a backend holding a pool must not be left to the GC."""
+        ...
 
     def reserve_ids(self, family: Family, count: int = 1) -> range:
         """Reserve ``count`` consecutive ids of a sequence, as part of the current transaction.
@@ -145,19 +150,29 @@ class UserStore(Protocol):
         """Raises ``Conflict`` when the login is taken."""
         ...
 
-    def get_user(self, user_id: int) -> User | None: ...
+    def get_user(self, user_id: int) -> User | None:
+        """The user with this id, or ``None``: authors of records may have been removed."""
+        ...
 
-    def find_user(self, login: str) -> User | None: ...
+    def find_user(self, login: str) -> User | None:
+        """The user with this login, or ``None``; the core decides what a miss means."""
+        ...
 
-    def list_users(self) -> list[User]: ...
+    def list_users(self) -> list[User]:
+        """Every user, in id order."""
+        ...
 
     def remove_user(self, user_id: int) -> None:
         """Delete a user and every credential of theirs."""
         ...
 
-    def insert_credential(self, credential: Credential) -> None: ...
+    def insert_credential(self, credential: Credential) -> None:
+        """Store a new credential; only its digest is ever stored, never the secret."""
+        ...
 
-    def find_credential(self, secret_hash: str) -> Credential | None: ...
+    def find_credential(self, secret_hash: str) -> Credential | None:
+        """The credential with this digest: sign-ins look a secret up by its hash alone."""
+        ...
 
     def credentials(self, user_id: int) -> list[Credential]:
         """A user's credentials, oldest first."""

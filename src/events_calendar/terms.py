@@ -11,7 +11,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
-from .coerce import MAX_INT
+from .coerce import MAX_INT, plain_fields, plain_query
 from .context import Context
 from .errors import InvalidParameter, NotFound, TermExists
 from .listing import term_filter
@@ -19,7 +19,7 @@ from .lookups import child_terms, free_slug, term_ids
 from .queries import Page, TermQuery
 from .records import Category, Tag
 from .slugs import slugify
-from .validation import read_input
+from .validation import read_id, read_input
 
 __all__ = ["TermCollection"]
 
@@ -57,6 +57,7 @@ class TermCollection(Generic[T]):
 
     def get(self, term_id: int) -> T:
         """The term with that id (terms are public)."""
+        term_id = read_id(term_id)
         found = (
             self._ctx.backend.get_many(self._cls, [term_id]).get(term_id)
             if 0 <= term_id <= MAX_INT
@@ -102,14 +103,14 @@ class TermCollection(Generic[T]):
     def list(self, query: TermQuery | None = None, **params: Any) -> Page[T]:
         """One page of terms (interface section 4.4); a page past the end is empty."""
         ctx = self._ctx
-        query = query or TermQuery(**params)
+        query = plain_query(query or TermQuery(**params))
         flt = term_filter(self.kind, query, ctx.backend, ctx.settings, ctx.actor)
         items, total = ctx.backend.query(self._cls, flt)
         return Page.of(items, total or 0, flt)
 
     def create(self, **data: Any) -> T:
         """Create a term; a sibling with the same name is a ``TermExists`` error."""
-        ctx = self._ctx
+        ctx, data = self._ctx, plain_fields(data)
         _refuse_blank_texts(data, creating=True)  # validation first (fact sheet 2)
         clean = read_input(self._cls, data, ctx, creating=True)
         ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind} terms")
@@ -130,6 +131,7 @@ class TermCollection(Generic[T]):
         """Change only the given fields."""
         ctx = self._ctx
         current = self.get(term_id)  # an unknown id, then bad input, before the right to edit
+        changes = plain_fields(changes)
         _refuse_blank_texts(changes, creating=False)
         clean = read_input(self._cls, changes, ctx, creating=False)
         ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
@@ -163,10 +165,10 @@ class TermCollection(Generic[T]):
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
         backend = ctx.backend
         with backend.transaction():
-            children = backend.get_many(Category, child_terms(backend, self.kind, [term_id]))
+            children = backend.get_many(Category, child_terms(backend, self.kind, [current.id]))
             for child in children.values():
                 backend.replace(attrs.evolve(child, parent=current.parent))
-            backend.remove(self.kind, term_id)
+            backend.remove(self.kind, current.id)
         return current
 
     def ids_for(self, items: Iterable[int | str]) -> tuple[int, ...]:

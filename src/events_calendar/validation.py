@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timezone, tzinfo
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from .coerce import as_bool, as_int, as_list, clean_text
+from .coerce import as_bool, as_int, as_list, clean_text, plain, plain_fields
 from .cost import parse_cost
 from .dates import parse_datetime, resolve_zone, zone_name
 from .errors import InvalidParameter, MissingParameter
@@ -26,7 +26,7 @@ from .records import Input, Kind, Organizer, Record, Venue, input_fields
 from .slugs import slugify
 from .statuses import Status
 
-__all__ = ["LinkedData", "Lookup", "read_input"]
+__all__ = ["LinkedData", "Lookup", "read_id", "read_input", "read_slug"]
 
 #: An inline venue/organizer given on an event: the cleaned fields of a record to create.
 LinkedData = dict[str, Any]
@@ -77,8 +77,10 @@ def read_input(
 
     ``zone`` is the zone dates are read in when ``data`` names no ``timezone`` (the record's own
     zone on update). Returns only the fields given, cleaned; raises ``MissingParameter`` or
-    ``InvalidParameter`` and nothing else.
+    ``InvalidParameter`` and nothing else. numpy and pandas values are read as the plain values
+    they stand for (``coerce.plain``): ``NaN``, ``pd.NA`` and ``pd.NaT`` are ``None``.
     """
+    data = plain_fields(data)
     fields = input_fields(cls)
     extra = {"date_utc"} if "date" in fields else set()
     unknown = sorted(set(data) - set(fields) - extra)
@@ -140,6 +142,35 @@ def read_input(
     elif "date" in clean:  # publication dates are shown on the calendar's clock, like "now"
         clean["date"] = clean["date"].astimezone(lookup.zone)
     return clean
+
+
+def read_id(value: object, *, field: str = "id") -> int:
+    """The record id a caller names (an int, a numpy integer, a string of digits).
+
+    A missing value (``None``, ``NaN``, ``pd.NA``) is ``MissingParameter``; anything that is
+    not a whole number (a bool, ``2.5``, ``"abc"``) is ``InvalidParameter``. Ids that name no
+    record are for the caller to refuse.
+    """
+    value = plain(value)
+    if value is None:
+        raise MissingParameter([field])
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    number = as_int(value)
+    if number is None:
+        raise InvalidParameter.one(field, "send a record id: a whole number such as 42")
+    return number
+
+
+def read_slug(value: object) -> str:
+    """The slug a caller names; a missing value is ``MissingParameter``, a non-text one
+    ``InvalidParameter``."""
+    value = plain(value)
+    if value is None:
+        raise MissingParameter(["slug"])
+    if not isinstance(value, str):
+        raise InvalidParameter.one("slug", "send a slug as text, such as 'summer-gala'")
+    return value
 
 
 def _as_sent(local: datetime, utc: datetime) -> datetime:

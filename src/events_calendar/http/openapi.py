@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..records import RECORD_CLASSES
+from .feed_doc import FEED_DESCRIPTION, FEED_SUMMARY, feed_responses
 from .openapi_schemas import REF, Schema, component_schemas, json_type, list_name, record_name
 from .routes_spec import ROUTES, Arg, Computed, Endpoint, Method, Route, resolve_default
 from .urls import _COLLECTIONS, Urls
@@ -153,6 +154,8 @@ def _responses(route: Route, endpoint: Endpoint) -> Schema:
 
 
 def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
+    if endpoint.action == "feed":
+        return feed_responses(error)
     if route.kind is None:
         what = "The namespace index" if endpoint.action == "index" else "This OpenAPI document"
         return {"200": _json(what, {"type": "object"})}
@@ -219,6 +222,8 @@ def _summary(route: Route, endpoint: Endpoint) -> tuple[str, str]:
         )
     noun = _NOUN.get(route.kind, route.kind)
     article = "an" if noun[0] in "aeio" else "a"
+    if endpoint.action == "feed":
+        return FEED_SUMMARY, "feed_events"
     if endpoint.action == "list":
         return f"List {_COLLECTIONS[route.kind]}", f"list_{_COLLECTIONS[route.kind]}"
     if endpoint.action == "create":
@@ -257,6 +262,8 @@ def _operation(
         }
     if endpoint.action == "delete" and route.kind not in _NOUN:
         operation["description"] = _TRASH
+    if endpoint.action == "feed":
+        operation["description"] = FEED_DESCRIPTION
     operation["responses"] = _responses(route, endpoint)
     operation["security"] = _WRITE_SECURITY if endpoint.writes else _READ_SECURITY
     return operation

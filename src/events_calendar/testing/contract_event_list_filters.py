@@ -284,7 +284,7 @@ class EventListFilterContract(EventContractBase):
     def test_bulk_create_reports_progress_per_batch(self, calendar_with: CalendarWith) -> None:
         """progress(done, total) is called after each batch."""
         small = calendar_with(ec.Settings(bulk_batch_size=2))
-        calls: list[tuple[int, int]] = []
+        calls: list[tuple[int, int | None]] = []
         small.events.bulk_create(
             self.event_rows(5), progress=lambda done, total: calls.append((done, total))
         )
