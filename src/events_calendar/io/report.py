@@ -70,18 +70,22 @@ class ImportReport:
 
     @property
     def created(self) -> int:
+        """Rows that made a new record."""
         return self.counts["created"]
 
     @property
     def updated(self) -> int:
+        """Rows that changed the record they matched."""
         return self.counts["updated"]
 
     @property
     def unchanged(self) -> int:
+        """Rows that matched a record and left it as it was (skipped, or equal)."""
         return self.counts["unchanged"]
 
     @property
     def refused(self) -> int:
+        """Rows that were not imported, each with its reason in ``refusals``."""
         return self.counts["refused"]
 
     @property
