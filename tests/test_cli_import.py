@@ -253,3 +253,36 @@ def test_a_json_backup_restores_into_an_empty_database(
         ],
         ["Opening", "Matinee"],
     ) == (status, capsys.readouterr().out.splitlines(), _titles(other))
+
+
+def test_an_ics_file_without_events_imports_nothing_and_says_so(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A calendar of to-dos: no events found, nothing written, exit 0."""
+    path = tmp_path / "todo.ics"
+    path.write_bytes(
+        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//x//EN\r\nBEGIN:VTODO\r\n"
+        b"UID:t1\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    )
+    status = main(["import", str(path), "--db", db])
+    assert (
+        0,
+        [
+            "no events found in the file; nothing imported",
+            "created 0, updated 0, unchanged 0, refused 0",
+        ],
+    ) == (status, capsys.readouterr().out.splitlines())
+
+
+def test_an_ics_export_imports_again_unchanged(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """export to .ics, import it back: every event found by its UID, nothing changed."""
+    main(["import", _csv(tmp_path), "--db", db])
+    main(["export", str(tmp_path / "season.ics"), "--db", db])
+    capsys.readouterr()
+    status = main(["import", str(tmp_path / "season.ics"), "--on-conflict", "update", "--db", db])
+    assert (0, "created 0, updated 0, unchanged 2, refused 0\n") == (
+        status,
+        capsys.readouterr().out,
+    )

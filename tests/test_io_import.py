@@ -249,7 +249,7 @@ def test_an_empty_file_imports_nothing_and_says_so(cal: ec.Calendar, tmp_path: P
     """A header and no rows: nothing imported, one note."""
     report = cal.import_file(_file(tmp_path, HEADER))
     assert [
-        "the file holds no events; nothing imported",
+        "no events found in the file; nothing imported",
         "created 0, updated 0, unchanged 0, refused 0",
     ] == report.lines()
 

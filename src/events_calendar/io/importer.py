@@ -124,7 +124,7 @@ def import_rows(
                     if row.outcome is not None and row.outcome.outcome == "created":
                         row.outcome = attrs.evolve(row.outcome, record_id=None)
         outcomes = tuple(row.outcome for row in work if row.outcome is not None)
-        note = "" if work else f"the file holds no {kind}s; nothing imported"
+        note = "" if work else f"no {kind}s found in the file; nothing imported"
         return ImportReport(kind=kind, rows=outcomes, dry_run=dry_run, written=written, note=note)
 
 
