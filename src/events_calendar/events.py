@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import tzinfo
 from typing import Any, TypeVar
 
@@ -13,7 +13,9 @@ from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
 from .listing import event_filter
+from .listing_stream import ITER_BATCH, keyset_batches, whole_query
 from .posts import LinkedCollection, PostCollection
+from .progress import ProgressArg
 from .queries import EventFilter, EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
 from .slugs import allocate_slugs
@@ -144,8 +146,39 @@ class EventCollection(PostCollection[Event]):
                 f"This event list has fewer than {flt.offset + 1} events; ask for an earlier page.",
                 code="event-archive-page-not-found",
             )
-        shown = tuple(e if self._unlocked(e, None) else _blanked(e) for e in items)
-        return Page.of(shown, total, flt)
+        return Page.of(self._shown(items), total, flt)
+
+    def _shown(self, events: Iterable[Event]) -> tuple[Event, ...]:
+        """Events as a list shows them to the caller: password-protected ones blanked."""
+        return tuple(e if self._unlocked(e, None) else _blanked(e) for e in events)
+
+    def iter(
+        self,
+        query: EventQuery | Mapping[str, Any] | None = None,
+        *,
+        progress: ProgressArg = None,
+        batch_size: int = ITER_BATCH,
+        **params: Any,
+    ) -> Iterator[Event]:
+        """Every event ``list()`` would list with these filters, page after page, in list
+        order: streamed in batches of ``batch_size`` with keyset paging (constant memory,
+        no page cap, no total counted). Filters are checked now, before the first event.
+
+        Visibility is ``list()``'s: password-protected events are blanked for callers
+        without the password. See ``listing_stream`` for what iteration sees of writes made
+        while it runs.
+        """
+        ctx = self._ctx
+        query = whole_query(EventQuery, query, params)
+        flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
+
+        def fetch(current: EventFilter) -> _Events:
+            return ctx.backend.query(Event, current, count=False)[0]
+
+        batches = keyset_batches(
+            fetch, flt, flt.sort_key, size=batch_size, progress=progress, unit="events"
+        )
+        return (event for batch in batches for event in self._shown(batch))
 
     def _page_and_total(self, flt: EventFilter) -> tuple[_Events, int]:
         """A page of events and the total, the total counted only once per data generation.

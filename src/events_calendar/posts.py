@@ -8,7 +8,7 @@ their own rules in ``events``; venues and organizers use ``LinkedCollection`` as
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Generic, Literal, TypeVar
 
 import attrs
@@ -18,7 +18,9 @@ from .context import Context, error_code
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound, PageNotFound
 from .listing import linked_filter
 from .lookups import free_slug, linking_events, slug_taken
-from .queries import LinkedQuery, Page
+from .listing_stream import ITER_BATCH, keyset_batches, whole_query
+from .progress import ProgressArg
+from .queries import LinkedFilter, LinkedQuery, Page
 from .records import Event, Organizer, Venue
 from .slugs import slugify, trashed_slug
 from .statuses import Status
@@ -342,6 +344,30 @@ class LinkedCollection(PostCollection[P]):
                 code=f"{kind}-archive-page-not-found",
             )
         return page
+
+
+    def iter(
+        self,
+        query: LinkedQuery | Mapping[str, Any] | None = None,
+        *,
+        progress: ProgressArg = None,
+        batch_size: int = ITER_BATCH,
+        **params: Any,
+    ) -> Iterator[P]:
+        """Every venue or organizer ``list()`` would list with these filters, newest first,
+        streamed with keyset paging (see ``EventCollection.iter``)."""
+        ctx = self._ctx
+        query = whole_query(LinkedQuery, query, params)
+        kind: Literal["venue", "organizer"] = "venue" if self.kind == "venue" else "organizer"
+        flt = linked_filter(kind, query, ctx.actor, ctx.backend, ctx.settings, ctx.now())
+
+        def fetch(current: LinkedFilter) -> list[P]:
+            return ctx.backend.query(self._cls, current, count=False)[0]
+
+        batches = keyset_batches(
+            fetch, flt, flt.sort_key, size=batch_size, progress=progress, unit=f"{kind}s"
+        )
+        return (record for batch in batches for record in batch)
 
 
 #: Fields a duplicate check does not compare: they say who made a record and when, not which

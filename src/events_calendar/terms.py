@@ -6,7 +6,7 @@ it), no by-slug routes, names unique among siblings, and a ``count`` of publishe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Generic, Literal, TypeVar
 
 import attrs
@@ -16,7 +16,9 @@ from .context import Context
 from .errors import InvalidParameter, NotFound, TermExists
 from .listing import term_filter
 from .lookups import child_terms, free_slug, term_ids
-from .queries import Page, TermQuery
+from .listing_stream import ITER_BATCH, keyset_batches, whole_query
+from .progress import ProgressArg
+from .queries import Page, TermFilter, TermQuery
 from .records import Category, Tag
 from .slugs import slugify
 from .validation import read_input
@@ -106,6 +108,29 @@ class TermCollection(Generic[T]):
         flt = term_filter(self.kind, query, ctx.backend, ctx.settings, ctx.actor)
         items, total = ctx.backend.query(self._cls, flt)
         return Page.of(items, total or 0, flt)
+
+    def iter(
+        self,
+        query: TermQuery | Mapping[str, Any] | None = None,
+        *,
+        progress: ProgressArg = None,
+        batch_size: int = ITER_BATCH,
+        **params: Any,
+    ) -> Iterator[T]:
+        """Every term ``list()`` would list with these filters, in its order, streamed with
+        keyset paging (see ``EventCollection.iter``)."""
+        ctx = self._ctx
+        query = whole_query(TermQuery, query, params)
+        flt = term_filter(self.kind, query, ctx.backend, ctx.settings, ctx.actor)
+
+        def fetch(current: TermFilter) -> list[T]:
+            return ctx.backend.query(self._cls, current, count=False)[0]
+
+        noun = "categories" if self.kind == "category" else "tags"
+        batches = keyset_batches(
+            fetch, flt, flt.sort_key, size=batch_size, progress=progress, unit=noun
+        )
+        return (term for batch in batches for term in batch)
 
     def create(self, **data: Any) -> T:
         """Create a term; a sibling with the same name is a ``TermExists`` error."""

@@ -185,6 +185,31 @@ def _event_order(q: Select, by_date: bool, _: object) -> None:
     )
 
 
+def _keyset(q: Select, column: str, after: tuple[datetime, int], *, descending: bool) -> None:
+    """Rows strictly past ``after`` (a time and an id) in ``(column, id)`` order, written so
+    that the index range on ``(column, id)`` starts at the cursor rather than filtering."""
+    seconds, record_id = _epoch(after[0]), after[1]
+    first, strict = ("<=", "<") if descending else (">=", ">")
+    key = f"{q.alias}.{column}"
+    q.add(
+        f"{key} {first} ? AND ({key} {strict} ? OR {q.alias}.id {strict} ?)",
+        seconds,
+        seconds,
+        record_id,
+    )
+
+
+def _event_after(q: Select, after: tuple[datetime, int] | None, flt: EventFilter) -> None:
+    if after is not None:
+        column = "published" if flt.order_by_date else "utc_start"
+        _keyset(q, column, after, descending=False)
+
+
+def _linked_after(q: Select, after: tuple[datetime, int] | None, _: object) -> None:
+    if after is not None:
+        _keyset(q, "published", after, descending=True)
+
+
 def _read_elsewhere(q: Select, value: object, flt: object) -> None:
     """A field another entry reads together with its own (e.g. ``has_events_statuses``)."""
 
@@ -210,6 +235,7 @@ EVENT_ENTRIES: dict[str, Entry] = {
     "unpublished_author": _unpublished_author,
     "locked_search_in_title": _read_elsewhere,
     "order_by_date": _event_order,
+    "after": _event_after,
     "offset": _offset,
     "limit": _limit,
 }
@@ -259,6 +285,7 @@ LINKED_ENTRIES: dict[str, Entry] = {
     "ids": _one_of("id"),
     "private_author": _private_author,
     "unpublished_author": _unpublished_author,
+    "after": _linked_after,
     "offset": _linked_offset,
     "limit": _limit,
 }
@@ -286,23 +313,45 @@ def _hide_empty(q: Select, hide: bool, _: object) -> None:
         q.add(f"{q.alias}.count > 0")
 
 
+def _term_key(q: Select, flt: TermFilter) -> Fragment:
+    """The SQL of ``TermFilter.sort_key``'s first part, and the parameters it binds."""
+    if flt.orderby == "include" and flt.include_order:
+        cases = " ".join("WHEN ? THEN ?" for _ in flt.include_order)
+        params: list[Any] = []
+        for position, term_id in enumerate(flt.include_order):
+            params.extend((term_id, position))
+        params.append(len(flt.include_order))
+        return f"CASE {q.alias}.id {cases} ELSE ? END", params
+    field = TERM_ORDER_FIELDS[flt.orderby]
+    key = f"{q.alias}.{field}"
+    if field in ("name", "description"):
+        key = q.dialect.by_code_point(q.dialect.fold(key))
+    elif field == "slug":
+        key = q.dialect.by_code_point(key)
+    return key, []
+
+
 def _term_order(q: Select, orderby: str, flt: TermFilter) -> None:
     direction = " DESC" if flt.descending else ""
-    if orderby == "include" and flt.include_order:
-        cases = " ".join("WHEN ? THEN ?" for _ in flt.include_order)
-        for position, term_id in enumerate(flt.include_order):
-            q.order_params.extend((term_id, position))
-        q.order_params.append(len(flt.include_order))
-        key = f"CASE {q.alias}.id {cases} ELSE ? END"
-    else:
-        field = TERM_ORDER_FIELDS[flt.orderby]
-        key = f"{q.alias}.{field}"
-        if field in ("name", "description"):
-            key = q.dialect.by_code_point(q.dialect.fold(key))
-        elif field == "slug":
-            key = q.dialect.by_code_point(key)
+    key, params = _term_key(q, flt)
+    q.order_params.extend(params)
     # Ties keep ascending ids in both directions, as the reference lists them.
     q.order = f"{key}{direction}, {q.alias}.id"
+
+
+def _term_after(q: Select, after: tuple[object, int] | None, flt: TermFilter) -> None:
+    if after is None:
+        return
+    key, params = _term_key(q, flt)
+    past = "<" if flt.descending else ">"
+    q.add(
+        f"({key} {past} ? OR ({key} = ? AND {q.alias}.id > ?))",
+        *params,
+        after[0],
+        *params,
+        after[0],
+        after[1],
+    )
 
 
 TERM_ENTRIES: dict[str, Entry] = {
@@ -316,6 +365,7 @@ TERM_ENTRIES: dict[str, Entry] = {
     "parents": _one_of("parent"),
     "post": _term_post,
     "slug": _equal("slug"),
+    "after": _term_after,
     "offset": _offset,
     "limit": _limit,
 }
