@@ -146,7 +146,7 @@ class EventCollection(PostCollection[Event]):
                 f"This event list has fewer than {flt.offset + 1} events; ask for an earlier page.",
                 code="event-archive-page-not-found",
             )
-        return Page.of(self._shown(items), total, flt)
+        return Page.of(self._shown(items), total, flt, kind="event")
 
     def _shown(self, events: Iterable[Event]) -> tuple[Event, ...]:
         """Events as a list shows them to the caller: password-protected ones blanked."""

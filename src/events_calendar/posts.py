@@ -336,7 +336,7 @@ class LinkedCollection(PostCollection[P]):
         kind: Literal["venue", "organizer"] = "venue" if self.kind == "venue" else "organizer"
         flt = linked_filter(kind, query, ctx.actor, ctx.backend, ctx.settings, ctx.now())
         items, total = ctx.backend.query(self._cls, flt)
-        page = Page.of(items, total or 0, flt)
+        page = Page.of(items, total or 0, flt, kind=kind)
         if not items and page.page > 1:
             raise PageNotFound(
                 f"This {kind} list has fewer than {flt.offset + 1} {kind}s; ask for an "

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, SupportsIndex, TypeVar, overload
 
 import attrs
 
+from .display import page_table, plural
 from .statuses import Status
 
 if TYPE_CHECKING:
@@ -382,7 +383,11 @@ def _any_field_has_all(record: Venue | Organizer, words: tuple[str, ...]) -> boo
 
 @attrs.frozen(kw_only=True)
 class Page(Generic[T]):
-    """One page of a list, with what a caller needs to fetch the others."""
+    """One page of a list, with what a caller needs to fetch the others.
+
+    It behaves as the sequence of its records (``len``, iteration, ``page[0]``,
+    ``page[1:3]``); ``repr`` is one line, and Jupyter shows it as a table.
+    """
 
     items: tuple[T, ...]
     total: int
@@ -393,16 +398,28 @@ class Page(Generic[T]):
     filter: EventFilter | LinkedFilter | TermFilter | None = attrs.field(
         default=None, eq=False, repr=False
     )
+    #: The kind of record listed (``"event"`` ...), for the page's description.
+    kind: str = attrs.field(default="", eq=False, repr=False)
 
     @classmethod
     def of(
-        cls, items: Iterable[T], total: int, flt: EventFilter | LinkedFilter | TermFilter
+        cls,
+        items: Iterable[T],
+        total: int,
+        flt: EventFilter | LinkedFilter | TermFilter,
+        *,
+        kind: str = "",
     ) -> Page[T]:
         """The page a filter's offset and limit describe."""
         found = tuple(items)
         per_page = flt.limit if flt.limit is not None else max(len(found), 1)
         return cls(
-            items=found, total=total, page=flt.offset // per_page + 1, per_page=per_page, filter=flt
+            items=found,
+            total=total,
+            page=flt.offset // per_page + 1,
+            per_page=per_page,
+            filter=flt,
+            kind=kind,
         )
 
     @property
@@ -415,3 +432,30 @@ class Page(Generic[T]):
 
     def __len__(self) -> int:
         return len(self.items)
+
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, index: SupportsIndex | slice) -> T | tuple[T, ...]:
+        """A record of the page by position, or a slice of them as a tuple."""
+        return self.items[index]
+
+    def _kind(self) -> str:
+        """The kind listed: as the page was made for, else its first record's."""
+        if self.kind or not self.items:
+            return self.kind
+        return str(getattr(self.items[0], "kind", ""))
+
+    def __repr__(self) -> str:
+        """One line: ``Page(10 of 2,345 events, page 1/235)``."""
+        return (
+            f"Page({len(self.items):,} of {self.total:,} {plural(self._kind()) if self._kind() else 'records'}, "
+            f"page {self.page:,}/{self.total_pages:,})"
+        )
+
+    def _repr_html_(self) -> str:
+        """The page as a table in Jupyter, captioned with its ``repr``."""
+        return page_table(self.items, self._kind(), repr(self))

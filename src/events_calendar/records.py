@@ -22,6 +22,7 @@ import attrs
 
 from .cost import CostDetails, parse_cost
 from .dates import zone_abbr
+from .display import record_table
 from .statuses import Role, Status
 
 __all__ = [
@@ -149,6 +150,10 @@ class _Post:
         """The record's display name, whatever its kind calls it."""
         return str(getattr(self, self.title_field))
 
+    def _repr_html_(self) -> str:
+        """The record as a field/value table in Jupyter (a password only as "(set)")."""
+        return record_table(self)
+
 
 @attrs.frozen(kw_only=True)
 class Event(_Post):
@@ -245,6 +250,10 @@ class _Term:
     slug: str = _in(Input.SLUG, default="")
     description: str = _in(Input.TEXT, default="")
     count: int = attrs.field(default=0, eq=False)
+
+    def _repr_html_(self) -> str:
+        """The term as a field/value table in Jupyter."""
+        return record_table(self)
 
 
 @attrs.frozen(kw_only=True)

@@ -107,7 +107,7 @@ class TermCollection(Generic[T]):
         query = query or TermQuery(**params)
         flt = term_filter(self.kind, query, ctx.backend, ctx.settings, ctx.actor)
         items, total = ctx.backend.query(self._cls, flt)
-        return Page.of(items, total or 0, flt)
+        return Page.of(items, total or 0, flt, kind=self.kind)
 
     def iter(
         self,
