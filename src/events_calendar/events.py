@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import tzinfo
 from typing import Any, TypeVar
 
@@ -254,7 +254,25 @@ class EventCollection(PostCollection[Event]):
         return {"timezone": name, "start_date": start, "end_date": end}
 
     def _prepare(self, clean: dict[str, Any], current: Event | None) -> dict[str, Any]:
-        fields = dict(clean) | self._span(clean, current)
+        return dict(clean) | self._span(clean, current) | self._links(clean)
+
+    def _prepare_many(self, plans: Sequence[tuple[Event, dict[str, Any]]]) -> list[dict[str, Any]]:
+        """Links resolved once for a whole bulk change (every record gets the same ones)."""
+        links: dict[int, dict[str, Any]] = {}  # by cleaned changes (one per time zone)
+        prepared = []
+        for current, clean in plans:
+            if id(clean) not in links:
+                links[id(clean)] = self._links(clean)
+            prepared.append(dict(clean) | self._span(clean, current) | links[id(clean)])
+        return prepared
+
+    def _check_change(self, clean: dict[str, Any], current: Event) -> None:
+        self._span(clean, current)  # the new dates in order, for this event's dates and zone
+
+    def _links(self, clean: Mapping[str, Any]) -> dict[str, Any]:
+        """The link fields of cleaned input as ids: terms and linked records named by text are
+        found, or created (inside the caller's transaction)."""
+        fields: dict[str, Any] = {}
         if "categories" in clean:
             fields["categories"] = self._categories.ids_for(clean["categories"])
         if "tags" in clean:

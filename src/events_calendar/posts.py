@@ -8,11 +8,12 @@ their own rules in ``events``; venues and organizers use ``LinkedCollection`` as
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
+from . import posts_bulk
 from .coerce import MAX_INT, clean_text
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound, PageNotFound
@@ -223,10 +224,44 @@ class PostCollection(Generic[P]):
         """``delete`` for the record found by ``slug`` (an unknown slug is refused first)."""
         return self.delete(self.id_for_slug(slug), force=force)
 
+    def update_many(
+        self, ids_or_filters: object, /, *, progress: ProgressArg = None, **changes: Any
+    ) -> list[P]:
+        """Make the same changes to many records, in one transaction; returns the updated
+        records, in the order of the ids given (a filter: in list order).
+
+        ``ids_or_filters`` is any iterable of ids, or a mapping of ``list()`` parameters (or
+        a query object) whose every match is changed. Every record is read and checked
+        before the first write; an error names the record by position and id (the field
+        ``ids[3]`` is the fourth one) and changes nothing. A slug names one record, so
+        ``slug`` is refused here. ``progress``: see ``events_calendar.progress``.
+        """
+        return posts_bulk.update_many(self, ids_or_filters, changes, progress)
+
+    def delete_many(
+        self, ids_or_filters: object, /, *, force: bool = False, progress: ProgressArg = None
+    ) -> list[int]:
+        """Move many records to the trash (``force=True``: remove them for good), in one
+        transaction; returns their ids, in the order given.
+
+        Records are given as for ``update_many``. Every one is checked first (it exists, the
+        caller may delete it, and without ``force`` it is not in the trash already); an
+        error names it and changes nothing.
+        """
+        return posts_bulk.delete_many(self, ids_or_filters, force, progress)
+
     # -- hooks for kinds with more rules ---------------------------------------------------
     def _prepare(self, clean: dict[str, Any], current: P | None) -> dict[str, Any]:
         """Turn cleaned input into record fields (resolving links, dates ...)."""
         return clean
+
+    def _prepare_many(self, plans: Sequence[tuple[P, dict[str, Any]]]) -> list[dict[str, Any]]:
+        """``_prepare`` for many ``(record, cleaned changes)`` pairs of one bulk change."""
+        return [self._prepare(clean, current) for current, clean in plans]
+
+    def _check_change(self, clean: dict[str, Any], current: P) -> None:
+        """What ``_prepare`` would refuse about changing ``current``, checked without
+        writing anything (bulk changes check every record before the first write)."""
 
     def _check_record(self, record: P) -> None:
         """Rules that span several fields, checked on the finished record."""

@@ -76,6 +76,11 @@ class Storage(Protocol):
         """Overwrite a stored record (same id, same kind)."""
         ...
 
+    def replace_many(self, records: Sequence[Record]) -> None:
+        """``replace`` for many records, in one transaction: what bulk changes write with
+        (``update_many``), a few statements per batch rather than per record."""
+        ...
+
     def remove(self, kind: Kind, record_id: int) -> None:
         """Delete a record for good, with its links and former slugs."""
         ...

@@ -230,6 +230,11 @@ class MemoryBackend:
             self._check(record)
             self._put(record.kind, record.id, record)
 
+    def replace_many(self, records: Sequence[Record]) -> None:
+        with self.transaction():
+            for record in records:
+                self.replace(record)
+
     def remove(self, kind: Kind, record_id: int) -> None:
         """Delete the record; events that link to it lose the link (a database's cascade)."""
         with self.transaction():

@@ -354,3 +354,31 @@ class SQLStore:
 
     def credentials(self, user_id: int) -> list[Credential]:
         return self._credentials("user_id = ?", [user_id])
+
+    # -- batch replace ---------------------------------------------------------------------
+    def replace_many(self, records: Sequence[Record]) -> None:
+        """One ``UPDATE`` per record (the same statement text, prepared once by the driver)
+        and each link table rewritten with one delete and one multi-row insert per chunk."""
+        by_kind: dict[Kind, list[Record]] = {}
+        for record in records:
+            by_kind.setdefault(record.kind, []).append(record)
+        with self.engine.transaction():
+            for kind, group in by_kind.items():
+                self._update_rows(kind, group)
+                for field in link_fields(RECORD_CLASSES[kind]):
+                    table = self.dialect.quote(LINKS[field].table)
+                    for chunk in _chunks([r.id for r in group]):
+                        inner, params = self.dialect.in_("event_id", chunk)
+                        self._run(f"DELETE FROM {table} WHERE {inner}", params)
+                    self._insert_links(field, group)
+
+    def _update_rows(self, kind: Kind, group: Sequence[Record]) -> None:
+        sql = ""
+        for record in group:
+            self._check(record)
+            row = self._row(record)
+            if not sql:
+                assignments = ", ".join(f"{self.dialect.quote(c)} = ?" for c in row)
+                sql = f"UPDATE {self._tables[kind]} SET {assignments} WHERE id = ?"
+            if self._run(sql, [*row.values(), record.id]).rowcount != 1:
+                raise Conflict(f"No {kind} {record.id} to replace.")
