@@ -12,6 +12,7 @@ import attrs
 from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
+from .io import dataframe
 from .listing import event_filter
 from .listing_stream import ITER_BATCH, keyset_batches, whole_query
 from .posts import LinkedCollection, PostCollection
@@ -256,7 +257,7 @@ class EventCollection(PostCollection[Event]):
     def _prepare(self, clean: dict[str, Any], current: Event | None) -> dict[str, Any]:
         return dict(clean) | self._span(clean, current) | self._links(clean)
 
-    def _prepare_many(self, plans: Sequence[tuple[Event, dict[str, Any]]]) -> list[dict[str, Any]]:
+    def _prepare_many(self, plans: Sequence[tuple[Event, dict[str, Any]]]) -> _Rows:
         """Links resolved once for a whole bulk change (every record gets the same ones)."""
         links: dict[int, dict[str, Any]] = {}  # by cleaned changes (one per time zone)
         prepared = []
@@ -311,6 +312,7 @@ class EventCollection(PostCollection[Event]):
         ``settings.bulk_batch_size``, one transaction each; ``progress(done, total)`` is called
         after each batch. Returns the new ids in row order.
         """
+        rows = dataframe.rows_of(rows) if dataframe.is_dataframe(rows) else rows
         ctx = self._ctx
         ctx.require(ctx.actor.can_create("event"), "create events")
         cleaned: _Rows = []

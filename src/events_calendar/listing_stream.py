@@ -37,9 +37,14 @@ F = TypeVar("F", bound="Cursor")
 class Cursor(Protocol):
     """A normalised filter that supports keyset paging (``after``, ``offset``, ``limit``)."""
 
-    after: Any
-    offset: int
-    limit: int | None
+    @property
+    def after(self) -> Any: ...
+
+    @property
+    def offset(self) -> int: ...
+
+    @property
+    def limit(self) -> int | None: ...
 
 
 def whole_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, params: Any) -> Q:
@@ -50,7 +55,7 @@ def whole_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, para
     paged = sorted({"page", "per_page"} & set(params))
     if paged:
         raise InvalidParameter(
-            {name: "iter() returns every page; leave page and per_page out" for name in paged}
+            dict.fromkeys(paged, "iter() returns every page; leave page and per_page out")
         )
     if query is None:
         return cls(**params)
@@ -62,7 +67,7 @@ def whole_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, para
 def keyset_batches(
     fetch: Callable[[F], list[R]],
     flt: F,
-    key: Callable[[R], Any],
+    key: Callable[[Any], Any],
     *,
     size: int = ITER_BATCH,
     progress: ProgressArg = None,
@@ -83,7 +88,7 @@ def keyset_batches(
 def _batches(
     fetch: Callable[[F], list[R]],
     current: F,
-    key: Callable[[R], Any],
+    key: Callable[[Any], Any],
     *,
     progress: ProgressArg,
     unit: str,

@@ -8,8 +8,9 @@ their own rules in ``events``; venues and organizers use ``LinkedCollection`` as
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import attrs
 
@@ -17,15 +18,19 @@ from . import posts_bulk
 from .coerce import MAX_INT, clean_text
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound, PageNotFound
+from .io import dataframe
 from .listing import linked_filter
-from .lookups import free_slug, linking_events, slug_taken
 from .listing_stream import ITER_BATCH, keyset_batches, whole_query
+from .lookups import free_slug, linking_events, slug_taken
 from .progress import ProgressArg
 from .queries import LinkedFilter, LinkedQuery, Page
 from .records import Event, Organizer, Venue
 from .slugs import slugify, trashed_slug
 from .statuses import Status
 from .validation import read_input
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["LinkedCollection", "PostCollection"]
 
@@ -250,6 +255,33 @@ class PostCollection(Generic[P]):
         """
         return posts_bulk.delete_many(self, ids_or_filters, force, progress)
 
+    # -- DataFrames (the ``dataframe`` extra) -----------------------------------------------
+    def to_dataframe(self, *, progress: ProgressArg = None, **filters: Any) -> pd.DataFrame:
+        """Every record ``iter(**filters)`` yields, as a pandas DataFrame with typed columns
+        (see ``events_calendar.io.dataframe``); secrets such as passwords are left out."""
+        return dataframe.to_dataframe(self, filters, progress=progress)
+
+    def from_dataframe(
+        self,
+        frame: pd.DataFrame,
+        *,
+        key: str | None = None,
+        on_conflict: Literal["skip", "update"] = "skip",
+        progress: ProgressArg = None,
+    ) -> dataframe.DataFrameReport:
+        """Create or update one record per row of ``frame`` (columns: ``create`` fields, or
+        a frame ``to_dataframe`` made); returns what happened to each row.
+
+        ``key`` says which rows are records already: ``None`` (every row is new), ``"id"``,
+        ``"slug"`` or the name column (``"title"`` for events). A row whose key matches is
+        skipped or updated, per ``on_conflict``; a row that already holds its values is
+        ``unchanged``. Each row is written whole or not at all, in one transaction for the
+        frame; a row that fails is reported with why and the others still go in.
+        """
+        return dataframe.from_dataframe(
+            self, frame, key=key, on_conflict=on_conflict, progress=progress
+        )
+
     # -- hooks for kinds with more rules ---------------------------------------------------
     def _prepare(self, clean: dict[str, Any], current: P | None) -> dict[str, Any]:
         """Turn cleaned input into record fields (resolving links, dates ...)."""
@@ -380,7 +412,6 @@ class LinkedCollection(PostCollection[P]):
             )
         return page
 
-
     def iter(
         self,
         query: LinkedQuery | Mapping[str, Any] | None = None,
@@ -396,7 +427,7 @@ class LinkedCollection(PostCollection[P]):
         kind: Literal["venue", "organizer"] = "venue" if self.kind == "venue" else "organizer"
         flt = linked_filter(kind, query, ctx.actor, ctx.backend, ctx.settings, ctx.now())
 
-        def fetch(current: LinkedFilter) -> list[P]:
+        def fetch(current: LinkedFilter) -> builtins.list[P]:
             return ctx.backend.query(self._cls, current, count=False)[0]
 
         batches = keyset_batches(

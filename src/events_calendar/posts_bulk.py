@@ -56,7 +56,8 @@ def target_ids(collection: PostCollection[Any], target: object) -> list[int]:
     of ids; anything else, or an item that is not an id, is ``InvalidParameter``.
     """
     if isinstance(target, Mapping) or attrs.has(type(target)):
-        return [record.id for record in collection.iter(target)]  # type: ignore[arg-type]
+        lister: Any = collection  # every post collection has ``iter`` (events, linked)
+        return [record.id for record in lister.iter(target)]
     if isinstance(target, str | bytes) or not isinstance(target, Iterable):
         raise InvalidParameter.one(
             "ids", "send an iterable of ids or a mapping of filters (for one record, update())"
@@ -114,9 +115,7 @@ def update_many(
         for number, current in _loaded(collection, ids):  # phase 1: read and check, no writes
             zone = collection._zone_of(current)
             if zone not in cleaned:
-                cleaned[zone] = read_input(
-                    collection._cls, changes, ctx, creating=False, zone=zone
-                )
+                cleaned[zone] = read_input(collection._cls, changes, ctx, creating=False, zone=zone)
             clean = cleaned[zone]
             _check_editable(collection, number, current, "edit")
             try:

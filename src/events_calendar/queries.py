@@ -451,8 +451,9 @@ class Page(Generic[T]):
 
     def __repr__(self) -> str:
         """One line: ``Page(10 of 2,345 events, page 1/235)``."""
+        noun = plural(self._kind()) if self._kind() else "records"
         return (
-            f"Page({len(self.items):,} of {self.total:,} {plural(self._kind()) if self._kind() else 'records'}, "
+            f"Page({len(self.items):,} of {self.total:,} {noun}, "
             f"page {self.page:,}/{self.total_pages:,})"
         )
 

@@ -7,21 +7,25 @@ it), no by-slug routes, names unique among siblings, and a ``count`` of publishe
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import attrs
 
 from .coerce import MAX_INT
 from .context import Context
 from .errors import InvalidParameter, NotFound, TermExists
+from .io import dataframe
 from .listing import term_filter
-from .lookups import child_terms, free_slug, term_ids
 from .listing_stream import ITER_BATCH, keyset_batches, whole_query
+from .lookups import child_terms, free_slug, term_ids
 from .progress import ProgressArg
 from .queries import Page, TermFilter, TermQuery
 from .records import Category, Tag
 from .slugs import slugify
 from .validation import read_input
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["TermCollection"]
 
@@ -131,6 +135,10 @@ class TermCollection(Generic[T]):
             fetch, flt, flt.sort_key, size=batch_size, progress=progress, unit=noun
         )
         return (term for batch in batches for term in batch)
+
+    def to_dataframe(self, *, progress: ProgressArg = None, **filters: Any) -> pd.DataFrame:
+        """Every term ``iter(**filters)`` yields, as a pandas DataFrame with typed columns."""
+        return dataframe.to_dataframe(self, filters, progress=progress)
 
     def create(self, **data: Any) -> T:
         """Create a term; a sibling with the same name is a ``TermExists`` error."""

@@ -17,8 +17,8 @@ from bisect import bisect_left, bisect_right, insort
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import islice
 from datetime import datetime
+from itertools import islice
 from typing import Any, TypeVar
 
 import attrs
@@ -311,7 +311,7 @@ class MemoryBackend:
         with self._lock:
             end = None if flt.limit is None else flt.offset + flt.limit
             if isinstance(flt, EventFilter):
-                matching = (e for e in self._event_candidates(flt) if flt.matches(e))
+                matching: Iterator[Any] = (e for e in self._event_candidates(flt) if flt.matches(e))
                 if not count:  # stop at the page's end: keyset pages cost their own size
                     return list(islice(matching, flt.offset, end)), None
                 found: list[Any] = list(matching)
