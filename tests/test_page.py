@@ -84,7 +84,7 @@ def test_page_html_is_a_table_with_one_row_per_record(cal: ec.Calendar) -> None:
     assert (1, 3, "<caption>Page(2 of 5 events, page 1/3)</caption>") == (
         html.count("<thead>"),
         html.count("<tr>"),
-        html[7:52],
+        html[7:55],
     )
 
 
