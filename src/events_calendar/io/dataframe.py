@@ -115,10 +115,16 @@ def _event_row(event: Event, related: Any) -> dict[str, Any]:
 def _record_columns(cls: type[Record]) -> dict[str, str]:
     """Columns and dtypes of a venue, organizer, category or tag: its fields, minus secrets."""
     return {
-        field.name: _DTYPES.get(str(field.type), "object")
+        field.name: _DTYPES.get(_type_name(field.type), "object")
         for field in attrs.fields(cls)
         if field.name not in _NOT_EXPORTED
     }
+
+
+def _type_name(declared: Any) -> str:
+    """A field's type as written (``int``), whether attrs holds it as text or, once a
+    converter has resolved the annotations, as the class itself."""
+    return declared.__name__ if isinstance(declared, type) else str(declared)
 
 
 def _plain(value: Any) -> Any:
