@@ -15,6 +15,7 @@ Links to other records are tuples of ids; the calendar resolves them to records 
 from __future__ import annotations
 
 import enum
+import functools
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Literal
 
@@ -113,6 +114,13 @@ def interface_fields(cls: type[Record], *, by_id: bool) -> dict[str, InputField]
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+@functools.lru_cache(maxsize=4096)
+def _cost_details(cost: str) -> CostDetails:
+    """An event's cost details, remembered per cost text: a calendar holds few distinct
+    costs, and reading a million events parsed the same ones a million times."""
+    return parse_cost(cost)[1]
+
+
 def _utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
@@ -196,7 +204,7 @@ class Event(_Post):
         init=False, default=attrs.Factory(lambda self: zone_abbr(self.start_date), takes_self=True)
     )
     cost_details: CostDetails = attrs.field(
-        init=False, default=attrs.Factory(lambda self: parse_cost(self.cost)[1], takes_self=True)
+        init=False, default=attrs.Factory(lambda self: _cost_details(self.cost), takes_self=True)
     )
 
 

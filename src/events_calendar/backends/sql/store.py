@@ -357,28 +357,44 @@ class SQLStore:
 
     # -- batch replace ---------------------------------------------------------------------
     def replace_many(self, records: Sequence[Record]) -> None:
-        """One ``UPDATE`` per record (the same statement text, prepared once by the driver)
-        and each link table rewritten with one delete and one multi-row insert per chunk."""
+        """``replace`` for many records, a chunk at a time: each chunk's stored rows and links
+        are read in one statement each, and only what differs is written (a rescheduled
+        event rewrites its dates, not its text: no text index work, no link rows)."""
         by_kind: dict[Kind, list[Record]] = {}
         for record in records:
             by_kind.setdefault(record.kind, []).append(record)
         with self.engine.transaction():
             for kind, group in by_kind.items():
-                self._update_rows(kind, group)
-                for field in link_fields(RECORD_CLASSES[kind]):
-                    table = self.dialect.quote(LINKS[field].table)
-                    for chunk in _chunks([r.id for r in group]):
-                        inner, params = self.dialect.in_("event_id", chunk)
-                        self._run(f"DELETE FROM {table} WHERE {inner}", params)
-                    self._insert_links(field, group)
+                for chunk in _chunks(group):
+                    self._replace_chunk(kind, chunk)
 
-    def _update_rows(self, kind: Kind, group: Sequence[Record]) -> None:
-        sql = ""
+    def _replace_chunk(self, kind: Kind, group: Sequence[Record]) -> None:
+        q, table = self.dialect.quote, self._tables[kind]
+        rows = {record.id: self._row(record) for record in group}
+        columns = list(rows[group[0].id])
+        inner, params = self.dialect.in_("id", list(rows))
+        sql = f"SELECT {', '.join(q(c) for c in columns)} FROM {table} WHERE {inner}"
+        stored = {row["id"]: row for row in self._run(sql, params).dicts()}
+        statements: dict[tuple[str, ...], str] = {}
         for record in group:
-            self._check(record)
-            row = self._row(record)
-            if not sql:
-                assignments = ", ".join(f"{self.dialect.quote(c)} = ?" for c in row)
-                sql = f"UPDATE {self._tables[kind]} SET {assignments} WHERE id = ?"
-            if self._run(sql, [*row.values(), record.id]).rowcount != 1:
+            if record.id not in stored:
                 raise Conflict(f"No {kind} {record.id} to replace.")
+            self._check(record)
+            new, old = rows[record.id], stored[record.id]
+            changed = tuple(c for c in columns if new[c] != old[c])
+            if not changed:
+                continue
+            if changed not in statements:
+                assignments = ", ".join(f"{q(c)} = ?" for c in changed)
+                statements[changed] = f"UPDATE {table} SET {assignments} WHERE id = ?"
+            self._run(statements[changed], [*(new[c] for c in changed), record.id])
+        fields = link_fields(RECORD_CLASSES[kind])
+        if not fields:
+            return
+        before = self._links(list(rows))
+        for field in fields:
+            moved = [r for r in group if list(getattr(r, field)) != before[field].get(r.id, [])]
+            if moved:
+                inner, params = self.dialect.in_("event_id", [r.id for r in moved])
+                self._run(f"DELETE FROM {q(LINKS[field].table)} WHERE {inner}", params)
+                self._insert_links(field, moved)
