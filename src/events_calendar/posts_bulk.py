@@ -108,6 +108,7 @@ def update_many(
         raise InvalidParameter.one(
             "slug", "a slug names one record: rename records one at a time with update()"
         )
+    read_input(collection._cls, changes, ctx, creating=False)  # bad changes: refused up front
     with ctx.backend.transaction():
         ids = target_ids(collection, target)
         cleaned: dict[tzinfo, dict[str, Any]] = {}
