@@ -39,6 +39,9 @@ __all__ = ["BULK_BATCH", "delete_many", "target_ids", "update_many"]
 #: Records read and written per batch of a bulk change.
 BULK_BATCH = 1000
 
+#: The fields that link an event to other records: a change without them keeps every link.
+_LINK_FIELDS = frozenset({"venue", "organizer", "categories", "tags"})
+
 P = TypeVar("P", Event, Venue, Organizer)
 T = TypeVar("T")
 
@@ -142,9 +145,10 @@ def update_many(
                 record = attrs.evolve(current, **(fields | fixed))
                 collection._check_record(record)
                 updated.append(record)
+        relinked = not _LINK_FIELDS.isdisjoint(first)  # no link changed: none compared
         with tracking(progress, total=len(updated), unit=plural(kind)) as advance:
             for at, records in _batches(updated):  # phase 3: written in batches
-                ctx.backend.replace_many(records)
+                ctx.backend.replace_many(records, links=relinked)
                 advance(at + len(records))
         return updated
 

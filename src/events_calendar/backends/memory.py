@@ -230,7 +230,7 @@ class MemoryBackend:
             self._check(record)
             self._put(record.kind, record.id, record)
 
-    def replace_many(self, records: Sequence[Record]) -> None:
+    def replace_many(self, records: Sequence[Record], *, links: bool = True) -> None:
         with self.transaction():
             for record in records:
                 self.replace(record)

@@ -356,7 +356,7 @@ class SQLStore:
         return self._credentials("user_id = ?", [user_id])
 
     # -- batch replace ---------------------------------------------------------------------
-    def replace_many(self, records: Sequence[Record]) -> None:
+    def replace_many(self, records: Sequence[Record], *, links: bool = True) -> None:
         """``replace`` for many records, a chunk at a time: each chunk's stored rows and links
         are read in one statement each, and only what differs is written (a rescheduled
         event rewrites its dates, not its text: no text index work, no link rows)."""
@@ -366,9 +366,9 @@ class SQLStore:
         with self.engine.transaction():
             for kind, group in by_kind.items():
                 for chunk in _chunks(group):
-                    self._replace_chunk(kind, chunk)
+                    self._replace_chunk(kind, chunk, links=links)
 
-    def _replace_chunk(self, kind: Kind, group: Sequence[Record]) -> None:
+    def _replace_chunk(self, kind: Kind, group: Sequence[Record], *, links: bool) -> None:
         q, table = self.dialect.quote, self._tables[kind]
         rows = {record.id: self._row(record) for record in group}
         columns = list(rows[group[0].id])
@@ -389,7 +389,7 @@ class SQLStore:
                 statements[changed] = f"UPDATE {table} SET {assignments} WHERE id = ?"
             self._run(statements[changed], [*(new[c] for c in changed), record.id])
         fields = link_fields(RECORD_CLASSES[kind])
-        if not fields:
+        if not fields or not links:
             return
         before = self._links(list(rows))
         for field in fields:
