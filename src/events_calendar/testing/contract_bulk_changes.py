@@ -81,6 +81,20 @@ class BulkChangesContract(ContractBase):
         with pytest.raises(InvalidParameter, match=r"ids\[1\]"):
             cal.events.update_many([1, "two"], featured=True)
 
+    def test_update_many_refuses_one_bare_id(self, cal: ec.Calendar) -> None:
+        """One id that is not in an iterable is refused: ``update()`` changes one record."""
+        with pytest.raises(InvalidParameter, match="update\\(\\)"):
+            cal.events.update_many(3, featured=True)
+
+    def test_update_many_of_no_ids_changes_nothing(self, cal: ec.Calendar) -> None:
+        """An empty list of ids is an empty result."""
+        assert [] == cal.events.update_many([], featured=True)
+
+    def test_update_many_refuses_bad_changes_up_front(self, cal: ec.Calendar) -> None:
+        """Changes that no record could take are refused even when no record is given."""
+        with pytest.raises(InvalidParameter, match="featured"):
+            cal.events.update_many([], featured="maybe")
+
     def test_update_many_refuses_a_slug(self, cal: ec.Calendar, three: list[ec.Event]) -> None:
         """A slug names one record: ``update_many(slug=...)`` is refused."""
         with pytest.raises(InvalidParameter, match="slug"):
