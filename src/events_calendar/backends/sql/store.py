@@ -375,19 +375,17 @@ class SQLStore:
         inner, params = self.dialect.in_("id", list(rows))
         sql = f"SELECT {', '.join(q(c) for c in columns)} FROM {table} WHERE {inner}"
         stored = {row["id"]: row for row in self._run(sql, params).dicts()}
-        statements: dict[tuple[str, ...], str] = {}
+        changes: dict[tuple[str, ...], list[list[Any]]] = {}  # by the columns that differ
         for record in group:
             if record.id not in stored:
                 raise Conflict(f"No {kind} {record.id} to replace.")
             self._check(record)
             new, old = rows[record.id], stored[record.id]
             changed = tuple(c for c in columns if new[c] != old[c])
-            if not changed:
-                continue
-            if changed not in statements:
-                assignments = ", ".join(f"{q(c)} = ?" for c in changed)
-                statements[changed] = f"UPDATE {table} SET {assignments} WHERE id = ?"
-            self._run(statements[changed], [*(new[c] for c in changed), record.id])
+            if changed:
+                changes.setdefault(changed, []).append([record.id, *(new[c] for c in changed)])
+        for changed, values in changes.items():
+            self._update_many_rows(table, changed, values)
         fields = link_fields(RECORD_CLASSES[kind])
         if not fields or not links:
             return
@@ -398,3 +396,21 @@ class SQLStore:
                 inner, params = self.dialect.in_("event_id", [r.id for r in moved])
                 self._run(f"DELETE FROM {q(LINKS[field].table)} WHERE {inner}", params)
                 self._insert_links(field, moved)
+
+    def _update_many_rows(
+        self, table: str, columns: Sequence[str], values: Sequence[Sequence[Any]]
+    ) -> None:
+        """Rows ``(id, *columns)`` written with one ``UPDATE ... FROM`` a ``VALUES`` list per
+        few thousand rows, rather than one statement (and one round trip) per row."""
+        q = self.dialect.quote
+        names = ", ".join(q(c) for c in ("id", *columns))
+        assignments = ", ".join(f"{q(c)} = v.{q(c)}" for c in columns)
+        row_marks = f"({_marks(['id', *columns])})"
+        per = max(1, self.dialect.max_params // (len(columns) + 1))
+        for at in range(0, len(values), per):
+            chunk = values[at : at + per]
+            self._run(
+                f"WITH v ({names}) AS (VALUES {', '.join([row_marks] * len(chunk))})"
+                f" UPDATE {table} SET {assignments} FROM v WHERE {table}.id = v.id",
+                [value for row in chunk for value in row],
+            )
