@@ -1,0 +1,45 @@
+"""A property of ``iter``: whatever the data and the batch size, it is every list page."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import events_calendar as ec
+
+NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+
+
+def _pages(cal: ec.Calendar, **params: object) -> list[int]:
+    found: list[int] = []
+    page = 1
+    while True:
+        listed = cal.events.list(page=page, per_page=7, **params)
+        found.extend(e.id for e in listed)
+        if page >= listed.total_pages:
+            return found
+        page += 1
+
+
+@given(
+    starts=st.lists(st.integers(min_value=0, max_value=5), min_size=0, max_size=30),
+    batch=st.integers(min_value=1, max_value=8),
+    featured=st.sampled_from([None, True, False]),
+)
+def test_iter_is_every_page_whatever_the_ties(
+    starts: list[int], batch: int, featured: bool | None
+) -> None:
+    """Events on few distinct start times (many ties) stream in list order in any batch size."""
+    cal = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    for n, day in enumerate(starts):
+        begin = NOW + timedelta(days=day)
+        cal.events.create(
+            title=f"E{n}",
+            start_date=begin,
+            end_date=begin + timedelta(hours=1),
+            featured=n % 2 == 0,
+        )
+    params = {} if featured is None else {"featured": featured}
+    assert _pages(cal, **params) == [e.id for e in cal.events.iter(batch_size=batch, **params)]
