@@ -34,7 +34,7 @@ from .validation import read_input
 if TYPE_CHECKING:
     from .posts import PostCollection
 
-__all__ = ["BULK_BATCH", "delete_many", "target_ids", "update_many"]
+__all__ = ["BULK_BATCH", "delete_many", "loaded", "target_ids", "update_many"]
 
 #: Records read and written per batch of a bulk change.
 BULK_BATCH = 1000
@@ -52,8 +52,10 @@ def _batches(items: Sequence[T], size: int = BULK_BATCH) -> Iterator[tuple[int, 
         yield at, items[at : at + size]
 
 
-def target_ids(collection: PostCollection[Any], target: object) -> list[int]:
+def target_ids(collection: Any, target: object) -> list[int]:
     """The ids a bulk change acts on, in the order given (a filter: in list order), once each.
+
+    ``collection`` is any collection with ``iter`` (posts, and terms for ``delete_many``).
 
     ``target`` is a mapping of list parameters or a query object (a filter), or an iterable
     of ids; anything else, or an item that is not an id, is ``InvalidParameter``.
@@ -74,8 +76,9 @@ def target_ids(collection: PostCollection[Any], target: object) -> list[int]:
     return list(dict.fromkeys(ids))
 
 
-def _loaded(collection: PostCollection[P], ids: Sequence[int]) -> Iterator[tuple[int, P]]:
-    """``(position, record)`` for every id, read in batches; an unknown id is ``NotFound``."""
+def loaded(collection: Any, ids: Sequence[int]) -> Iterator[tuple[int, Any]]:
+    """``(position, record)`` for every id, read in batches; an unknown id is ``NotFound``
+    naming its position and id."""
     kind = collection.kind
     for at, batch in _batches(ids):
         found = collection._ctx.backend.get_many(collection._cls, batch)
@@ -116,7 +119,7 @@ def update_many(
         ids = target_ids(collection, target)
         cleaned: dict[tzinfo, dict[str, Any]] = {}
         plans: list[tuple[P, dict[str, Any]]] = []
-        for number, current in _loaded(collection, ids):  # phase 1: read and check, no writes
+        for number, current in loaded(collection, ids):  # phase 1: read and check, no writes
             zone = collection._zone_of(current)
             if zone not in cleaned:
                 cleaned[zone] = read_input(collection._cls, changes, ctx, creating=False, zone=zone)
@@ -162,7 +165,7 @@ def delete_many(
     with backend.transaction():
         ids = target_ids(collection, target)
         found: list[P] = []
-        for number, current in _loaded(collection, ids):  # every record checked first
+        for number, current in loaded(collection, ids):  # every record checked first
             _check_editable(collection, number, current, "delete")
             if not force and current.status == Status.TRASH:
                 raise InTrash(

@@ -158,3 +158,23 @@ class BulkChangesContract(ContractBase):
         event = make_event(cal, "Show", venue=ids(halls))
         cal.venues.delete_many(ids(halls))
         assert () == cal.events.get(event.id).venue
+
+    @pytest.mark.parametrize("kind", ["category", "tag"])
+    def test_delete_many_removes_terms(self, cal: ec.Calendar, kind: str) -> None:
+        """Terms are removed in bulk; events lose them."""
+        collection = cal.categories if kind == "category" else cal.tags
+        made = [collection.create(name=f"T{n}") for n in range(3)]
+        field = "categories" if kind == "category" else "tags"
+        event = make_event(cal, "Tagged", **{field: ids(made)})
+        assert ids(made[:2]) == collection.delete_many(ids(made[:2]))
+        assert (ids(made[2:]), (made[2].id,)) == (
+            ids(collection.list(hide_empty=False)),
+            getattr(cal.events.get(event.id), field),
+        )
+
+    def test_delete_many_of_terms_names_an_unknown_id(self, cal: ec.Calendar) -> None:
+        """An unknown term id removes nothing and is named."""
+        tag = cal.tags.create(name="Kept")
+        with pytest.raises(NotFound, match=r"ids\[1\]"):
+            cal.tags.delete_many([tag.id, 999999])
+        assert [tag.id] == ids(cal.tags.list(hide_empty=False))
