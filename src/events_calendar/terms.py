@@ -6,6 +6,7 @@ it), no by-slug routes, names unique among siblings, and a ``count`` of publishe
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -204,7 +205,9 @@ class TermCollection(Generic[T]):
             backend.remove(self.kind, term_id)
         return current
 
-    def delete_many(self, ids_or_filters: object, /, *, progress: ProgressArg = None) -> list[int]:
+    def delete_many(
+        self, ids_or_filters: object, /, *, progress: ProgressArg = None
+    ) -> builtins.list[int]:
         """Remove many terms for good (as ``delete`` does each), in one transaction; returns
         their ids in the order given.
 

@@ -8,7 +8,16 @@ import events_calendar as ec
 from events_calendar.errors import Forbidden, InTrash, InvalidParameter, NotFound
 
 from .base import ContractBase
-from .contract_record_base import ALL_STATUSES, at, ids, make, make_event, snapshot
+from .contract_record_base import (
+    ALL_STATUSES,
+    at,
+    ids,
+    link_field,
+    links,
+    make,
+    make_event,
+    snapshot,
+)
 
 __all__ = ["BulkChangesContract"]
 
@@ -164,8 +173,8 @@ class BulkChangesContract(ContractBase):
         """Terms are removed in bulk; events lose them."""
         collection = cal.categories if kind == "category" else cal.tags
         made = [collection.create(name=f"T{n}") for n in range(3)]
-        field = "categories" if kind == "category" else "tags"
-        event = make_event(cal, "Tagged", **{field: ids(made)})
+        field = link_field(kind)
+        event = make_event(cal, "Tagged", **links(field, ids(made)))
         assert ids(made[:2]) == collection.delete_many(ids(made[:2]))
         assert (ids(made[2:]), (made[2].id,)) == (
             ids(collection.list(hide_empty=False)),
