@@ -43,3 +43,13 @@ def test_iter_is_every_page_whatever_the_ties(
         )
     params = {} if featured is None else {"featured": featured}
     assert _pages(cal, **params) == [e.id for e in cal.events.iter(batch_size=batch, **params)]
+
+
+def test_iter_keywords_add_to_a_query_object() -> None:
+    """``iter(EventQuery(...), featured=True)``: the keywords refine the query object."""
+    cal = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    for n in range(4):
+        begin = NOW + timedelta(days=n)
+        cal.events.create(title=f"E{n}", start_date=begin, end_date=begin, featured=n % 2 == 1)
+    query = ec.EventQuery(start_date="2026-11-23")
+    assert ["E1", "E3"] == [e.title for e in cal.events.iter(query, featured=True)]

@@ -48,7 +48,8 @@ class Cursor(Protocol):
 
 
 def whole_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, params: Any) -> Q:
-    """The list query ``iter`` runs: a query object, a mapping of parameters, or keywords.
+    """The list query ``iter`` runs: a query object or a mapping of parameters, and keywords
+    (which win over both).
 
     ``page`` and ``per_page`` are refused as keywords: iteration returns every page.
     """
@@ -61,7 +62,7 @@ def whole_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, para
         return cls(**params)
     if isinstance(query, Mapping):
         return cls(**{**query, **params})
-    return query
+    return attrs.evolve(query, **params) if params else query  # type: ignore[misc]
 
 
 def keyset_batches(
