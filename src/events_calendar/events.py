@@ -177,7 +177,13 @@ class EventCollection(PostCollection[Event]):
             return ctx.backend.query(Event, current, count=False)[0]
 
         batches = keyset_batches(
-            fetch, flt, flt.sort_key, size=batch_size, progress=progress, unit="events"
+            fetch,
+            flt,
+            flt.sort_key,
+            size=batch_size,
+            progress=progress,
+            unit="events",
+            start=EventFilter.BEFORE_ALL,  # the first batch is a keyset page too
         )
         return (event for batch in batches for event in self._shown(batch))
 

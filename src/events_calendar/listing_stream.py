@@ -73,16 +73,18 @@ def keyset_batches(
     size: int = ITER_BATCH,
     progress: ProgressArg = None,
     unit: str,
+    start: Any = None,
 ) -> Iterator[list[R]]:
     """Batches of every record ``flt`` matches, in list order, ``size`` at a time.
 
     ``fetch`` answers one filter (the backend's ``query`` without counting); ``key`` is the
-    filter's ``sort_key``: the last record's key becomes the next batch's cursor. The size is
-    checked now; the batches are read as they are asked for.
+    filter's ``sort_key``: the last record's key becomes the next batch's cursor. ``start``
+    is the first batch's cursor (one before every record, or ``None``). The size is checked
+    now; the batches are read as they are asked for.
     """
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise InvalidParameter.one("batch_size", "send a positive whole number of records")
-    first = attrs.evolve(flt, offset=0, limit=size, after=None)  # type: ignore[misc]
+    first = attrs.evolve(flt, offset=0, limit=size, after=start)  # type: ignore[misc]
     return _batches(fetch, first, key, progress=progress, unit=unit)
 
 

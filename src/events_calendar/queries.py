@@ -9,8 +9,17 @@ of every parameter is decided once, in the core, and no backend can reinterpret 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Generic, Literal, SupportsIndex, TypeVar, overload
+from datetime import UTC, datetime
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    SupportsIndex,
+    TypeVar,
+    overload,
+)
 
 import attrs
 
@@ -168,7 +177,8 @@ class EventFilter:
     locked_search_in_title: bool = False
     order_by_date: bool = False
     #: Keyset paging (``iter``): the ``sort_key`` of the last event already seen; only events
-    #: strictly after it in list order match. ``None``: from the first event on.
+    #: strictly after it in list order match. ``None``: from the first event on, as is
+    #: ``BEFORE_ALL`` (which still marks the query as a keyset page).
     after: tuple[datetime, int] | None = None
     offset: int = 0
     #: At most this many records from ``offset`` on; ``None``: all of them.
@@ -217,6 +227,9 @@ class EventFilter:
             text = fold("\n".join(str(getattr(event, f)) for f in fields))
             return all(word in text for word in self.search)
         return True
+
+    #: A cursor before every event (no instant or id is smaller).
+    BEFORE_ALL: ClassVar[tuple[datetime, int]] = (datetime.min.replace(tzinfo=UTC), 0)
 
     def sort_key(self, event: Event) -> tuple[datetime, int]:
         """The list order: UTC start, then id (publication date, then id, for ``include``)."""

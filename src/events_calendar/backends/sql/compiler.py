@@ -54,6 +54,12 @@ class Select:
         self.where.append(clause)
         self.params.extend(params)
 
+    def add_first(self, clause: str, *params: Any) -> None:
+        """A condition ahead of the others (SQLite bounds an index walk by the first range
+        term it finds on the walked column)."""
+        self.where.insert(0, clause)
+        self.params[0:0] = params
+
     def add_fragment(self, fragment: Fragment, *, negate: bool = False) -> None:
         clause, params = fragment
         self.add(f"NOT ({clause})" if negate else clause, *params)
@@ -104,8 +110,11 @@ def _bound(column: str, op: str, *, also_start: bool = False) -> Entry:
     return entry
 
 
-def _statuses(q: Select, statuses: frozenset[Status], _: object) -> None:
-    q.add_fragment(q.dialect.in_(f"{q.alias}.status", sorted(s.value for s in statuses)))
+def _statuses(q: Select, statuses: frozenset[Status], flt: object) -> None:
+    column = f"{q.alias}.status"
+    if getattr(flt, "after", None) is not None:  # a keyset page: walk the order's index
+        column = q.dialect.row_by_row(column)
+    q.add_fragment(q.dialect.in_(column, sorted(s.value for s in statuses)))
 
 
 def _private_author(q: Select, author: int | None, flt: EventFilter | LinkedFilter) -> None:
@@ -185,29 +194,31 @@ def _event_order(q: Select, by_date: bool, _: object) -> None:
     )
 
 
-def _keyset(q: Select, column: str, after: tuple[datetime, int], *, descending: bool) -> None:
-    """Rows strictly past ``after`` (a time and an id) in ``(column, id)`` order, written so
-    that the index range on ``(column, id)`` starts at the cursor rather than filtering."""
-    seconds, record_id = _epoch(after[0]), after[1]
-    first, strict = ("<=", "<") if descending else (">=", ">")
+def _keyset(
+    q: Select, column: str, after: tuple[datetime, int], *, descending: bool, start: datetime
+) -> None:
+    """Rows strictly past ``after`` (a time and an id) in ``(column, id)`` order: a row
+    comparison (an index range on ``(column, id)`` for PostgreSQL), and first of all a plain
+    bound on ``column`` from ``start`` (the cursor's time, or a tighter bound of the filter),
+    which SQLite's planner takes as where its walk of the index begins."""
     key = f"{q.alias}.{column}"
-    q.add(
-        f"{key} {first} ? AND ({key} {strict} ? OR {q.alias}.id {strict} ?)",
-        seconds,
-        seconds,
-        record_id,
-    )
+    q.add_first(f"{key} {'<=' if descending else '>='} ?", _epoch(start))
+    q.add(f"({key}, {q.alias}.id) {'<' if descending else '>'} (?, ?)", _epoch(after[0]), after[1])
 
 
 def _event_after(q: Select, after: tuple[datetime, int] | None, flt: EventFilter) -> None:
-    if after is not None:
-        column = "published" if flt.order_by_date else "utc_start"
-        _keyset(q, column, after, descending=False)
+    if after is None:
+        return
+    if flt.order_by_date:
+        _keyset(q, "published", after, descending=False, start=after[0])
+        return
+    lower = [t for t in (flt.start_min, flt.start_after) if t is not None]
+    _keyset(q, "utc_start", after, descending=False, start=max([after[0], *lower]))
 
 
 def _linked_after(q: Select, after: tuple[datetime, int] | None, _: object) -> None:
     if after is not None:
-        _keyset(q, "published", after, descending=True)
+        _keyset(q, "published", after, descending=True, start=after[0])
 
 
 def _read_elsewhere(q: Select, value: object, flt: object) -> None:
