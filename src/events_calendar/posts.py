@@ -8,21 +8,29 @@ their own rules in ``events``; venues and organizers use ``LinkedCollection`` as
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Generic, Literal, TypeVar
+import builtins
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import attrs
 
+from . import posts_bulk
 from .coerce import MAX_INT, clean_text, plain, plain_query
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound, PageNotFound
+from .io import dataframe
 from .listing import linked_filter
+from .listing_stream import ITER_BATCH, keyset_batches, whole_query
 from .lookups import free_slug, linking_events, slug_taken
-from .queries import LinkedQuery, Page
+from .progress import ProgressArg
+from .queries import LinkedFilter, LinkedQuery, Page
 from .records import Event, Organizer, Venue
 from .slugs import slugify, trashed_slug
 from .statuses import Status
 from .validation import read_id, read_input, read_slug
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["LinkedCollection", "PostCollection"]
 
@@ -225,10 +233,71 @@ class PostCollection(Generic[P]):
         """``delete`` for the record found by ``slug`` (an unknown slug is refused first)."""
         return self.delete(self.id_for_slug(slug), force=force)
 
+    def update_many(
+        self, ids_or_filters: object, /, *, progress: ProgressArg = None, **changes: Any
+    ) -> list[P]:
+        """Make the same changes to many records, in one transaction; returns the updated
+        records, in the order of the ids given (a filter: in list order).
+
+        ``ids_or_filters`` is any iterable of ids, or a mapping of ``list()`` parameters (or
+        a query object) whose every match is changed. Every record is read and checked
+        before the first write; an error names the record by position and id (the field
+        ``ids[3]`` is the fourth one) and changes nothing. A slug names one record, so
+        ``slug`` is refused here. ``progress``: see ``events_calendar.progress``.
+        """
+        return posts_bulk.update_many(self, ids_or_filters, changes, progress)
+
+    def delete_many(
+        self, ids_or_filters: object, /, *, force: bool = False, progress: ProgressArg = None
+    ) -> list[int]:
+        """Move many records to the trash (``force=True``: remove them for good), in one
+        transaction; returns their ids, in the order given.
+
+        Records are given as for ``update_many``. Every one is checked first (it exists, the
+        caller may delete it, and without ``force`` it is not in the trash already); an
+        error names it and changes nothing.
+        """
+        return posts_bulk.delete_many(self, ids_or_filters, force, progress)
+
+    # -- DataFrames (the ``dataframe`` extra) -----------------------------------------------
+    def to_dataframe(self, *, progress: ProgressArg = None, **filters: Any) -> pd.DataFrame:
+        """Every record ``iter(**filters)`` yields, as a pandas DataFrame with typed columns
+        (see ``events_calendar.io.dataframe``); secrets such as passwords are left out."""
+        return dataframe.to_dataframe(self, filters, progress=progress)
+
+    def from_dataframe(
+        self,
+        frame: pd.DataFrame,
+        *,
+        key: str | None = None,
+        on_conflict: Literal["skip", "update"] = "skip",
+        progress: ProgressArg = None,
+    ) -> dataframe.DataFrameReport:
+        """Create or update one record per row of ``frame`` (columns: ``create`` fields, or
+        a frame ``to_dataframe`` made); returns what happened to each row.
+
+        ``key`` says which rows are records already: ``None`` (every row is new), ``"id"``,
+        ``"slug"`` or the name column (``"title"`` for events). A row whose key matches is
+        skipped or updated, per ``on_conflict``; a row that already holds its values is
+        ``unchanged``. Each row is written whole or not at all, in one transaction for the
+        frame; a row that fails is reported with why and the others still go in.
+        """
+        return dataframe.from_dataframe(
+            self, frame, key=key, on_conflict=on_conflict, progress=progress
+        )
+
     # -- hooks for kinds with more rules ---------------------------------------------------
     def _prepare(self, clean: dict[str, Any], current: P | None) -> dict[str, Any]:
         """Turn cleaned input into record fields (resolving links, dates ...)."""
         return clean
+
+    def _prepare_many(self, plans: Sequence[tuple[P, dict[str, Any]]]) -> list[dict[str, Any]]:
+        """``_prepare`` for many ``(record, cleaned changes)`` pairs of one bulk change."""
+        return [self._prepare(clean, current) for current, clean in plans]
+
+    def _check_change(self, clean: dict[str, Any], current: P) -> None:
+        """What ``_prepare`` would refuse about changing ``current``, checked without
+        writing anything (bulk changes check every record before the first write)."""
 
     def _check_record(self, record: P) -> None:
         """Rules that span several fields, checked on the finished record."""
@@ -338,7 +407,7 @@ class LinkedCollection(PostCollection[P]):
         kind: Literal["venue", "organizer"] = "venue" if self.kind == "venue" else "organizer"
         flt = linked_filter(kind, query, ctx.actor, ctx.backend, ctx.settings, ctx.now())
         items, total = ctx.backend.query(self._cls, flt)
-        page = Page.of(items, total or 0, flt)
+        page = Page.of(items, total or 0, flt, kind=kind)
         if not items and page.page > 1:
             raise PageNotFound(
                 f"This {kind} list has fewer than {flt.offset + 1} {kind}s; ask for an "
@@ -346,6 +415,29 @@ class LinkedCollection(PostCollection[P]):
                 code=f"{kind}-archive-page-not-found",
             )
         return page
+
+    def iter(
+        self,
+        query: LinkedQuery | Mapping[str, Any] | None = None,
+        *,
+        progress: ProgressArg = None,
+        batch_size: int = ITER_BATCH,
+        **params: Any,
+    ) -> Iterator[P]:
+        """Every venue or organizer ``list()`` would list with these filters, newest first,
+        streamed with keyset paging (see ``EventCollection.iter``)."""
+        ctx = self._ctx
+        query = whole_query(LinkedQuery, query, params)
+        kind: Literal["venue", "organizer"] = "venue" if self.kind == "venue" else "organizer"
+        flt = linked_filter(kind, query, ctx.actor, ctx.backend, ctx.settings, ctx.now())
+
+        def fetch(current: LinkedFilter) -> builtins.list[P]:
+            return ctx.backend.query(self._cls, current, count=False)[0]
+
+        batches = keyset_batches(
+            fetch, flt, flt.sort_key, size=batch_size, progress=progress, unit=f"{kind}s"
+        )
+        return (record for batch in batches for record in batch)
 
 
 #: Fields a duplicate check does not compare: they say who made a record and when, not which

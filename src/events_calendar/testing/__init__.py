@@ -19,6 +19,8 @@ pytest.register_assert_rewrite(
     "events_calendar.testing.contract_access",
     "events_calendar.testing.contract_access_base",
     "events_calendar.testing.contract_anonymous",
+    "events_calendar.testing.contract_bulk_changes",
+    "events_calendar.testing.contract_iter",
     "events_calendar.testing.contract_linked_changes",
     "events_calendar.testing.contract_linked_create",
     "events_calendar.testing.contract_linked_lists",
@@ -46,7 +48,9 @@ pytest.register_assert_rewrite(
 
 from .base import NOW, ContractBase  # noqa: E402
 from .contract_access import AccessContract  # noqa: E402
+from .contract_bulk_changes import BulkChangesContract  # noqa: E402
 from .contract_events import EventContract  # noqa: E402
+from .contract_iter import IterContract  # noqa: E402
 from .contract_read_rules import ReadRulesContract  # noqa: E402
 from .contract_records import RecordContract  # noqa: E402
 from .contract_storage import StorageContract  # noqa: E402
@@ -54,9 +58,11 @@ from .contract_storage import StorageContract  # noqa: E402
 __all__ = [
     "NOW",
     "AccessContract",
+    "BulkChangesContract",
     "CalendarContract",
     "ContractBase",
     "EventContract",
+    "IterContract",
     "ReadRulesContract",
     "RecordContract",
     "StorageContract",
@@ -64,6 +70,12 @@ __all__ = [
 
 
 class CalendarContract(
-    EventContract, RecordContract, AccessContract, ReadRulesContract, StorageContract
+    EventContract,
+    RecordContract,
+    AccessContract,
+    ReadRulesContract,
+    StorageContract,
+    IterContract,
+    BulkChangesContract,
 ):
     """Every behaviour a backend must show, through the ``Calendar`` API and below it."""
