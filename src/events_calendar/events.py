@@ -14,9 +14,10 @@ from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
 from .io import dataframe
+from .linked import LinkedCollection
 from .listing import event_filter
 from .listing_stream import ITER_BATCH, keyset_batches, whole_query
-from .posts import LinkedCollection, PostCollection
+from .posts import PostCollection
 from .progress import ProgressArg, tracking
 from .queries import EventFilter, EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
