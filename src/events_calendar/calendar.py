@@ -13,8 +13,8 @@ from .backends import default_url, open_backend
 from .context import Context
 from .dates import Clock, SystemClock
 from .events import EventCollection
+from .linked import LinkedCollection
 from .permissions import Actor
-from .posts import LinkedCollection
 from .records import Category, Organizer, Tag, User, Venue
 from .settings import Settings
 from .storage import Backend

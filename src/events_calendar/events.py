@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import tzinfo
 from typing import Any, TypeVar
 
@@ -13,8 +13,11 @@ from .coerce import plain_query
 from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
+from .io import dataframe
+from .linked import LinkedCollection
 from .listing import event_filter
-from .posts import LinkedCollection, PostCollection
+from .listing_stream import ITER_BATCH, keyset_batches, whole_query
+from .posts import PostCollection
 from .progress import ProgressArg, tracking
 from .queries import EventFilter, EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
@@ -143,8 +146,45 @@ class EventCollection(PostCollection[Event]):
                 f"This event list has fewer than {flt.offset + 1} events; ask for an earlier page.",
                 code="event-archive-page-not-found",
             )
-        shown = tuple(e if self._unlocked(e, None) else _blanked(e) for e in items)
-        return Page.of(shown, total, flt)
+        return Page.of(self._shown(items), total, flt, kind="event")
+
+    def _shown(self, events: Iterable[Event]) -> tuple[Event, ...]:
+        """Events as a list shows them to the caller: password-protected ones blanked."""
+        return tuple(e if self._unlocked(e, None) else _blanked(e) for e in events)
+
+    def iter(
+        self,
+        query: EventQuery | Mapping[str, Any] | None = None,
+        *,
+        progress: ProgressArg = None,
+        batch_size: int = ITER_BATCH,
+        **params: Any,
+    ) -> Iterator[Event]:
+        """Every event ``list()`` would list with these filters, page after page, in list
+        order: streamed in batches of ``batch_size`` with keyset paging (constant memory,
+        no page cap, no total counted). Filters are checked now, before the first event.
+
+        Visibility is ``list()``'s: password-protected events are blanked for callers
+        without the password. See ``listing_stream`` for what iteration sees of writes made
+        while it runs.
+        """
+        ctx = self._ctx
+        query = whole_query(EventQuery, query, params)
+        flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
+
+        def fetch(current: EventFilter) -> _Events:
+            return ctx.backend.query(Event, current, count=False)[0]
+
+        batches = keyset_batches(
+            fetch,
+            flt,
+            flt.sort_key,
+            size=batch_size,
+            progress=progress,
+            unit="events",
+            start=EventFilter.BEFORE_ALL,  # the first batch is a keyset page too
+        )
+        return (event for batch in batches for event in self._shown(batch))
 
     def _page_and_total(self, flt: EventFilter) -> tuple[_Events, int]:
         """A page of events and the total, the total counted only once per data generation.
@@ -220,7 +260,25 @@ class EventCollection(PostCollection[Event]):
         return {"timezone": name, "start_date": start, "end_date": end}
 
     def _prepare(self, clean: dict[str, Any], current: Event | None) -> dict[str, Any]:
-        fields = dict(clean) | self._span(clean, current)
+        return dict(clean) | self._span(clean, current) | self._links(clean)
+
+    def _prepare_many(self, plans: Sequence[tuple[Event, dict[str, Any]]]) -> _Rows:
+        """Links resolved once for a whole bulk change (every record gets the same ones)."""
+        links: dict[int, dict[str, Any]] = {}  # by cleaned changes (one per time zone)
+        prepared = []
+        for current, clean in plans:
+            if id(clean) not in links:
+                links[id(clean)] = self._links(clean)
+            prepared.append(dict(clean) | self._span(clean, current) | links[id(clean)])
+        return prepared
+
+    def _check_change(self, clean: dict[str, Any], current: Event) -> None:
+        self._span(clean, current)  # the new dates in order, for this event's dates and zone
+
+    def _links(self, clean: Mapping[str, Any]) -> dict[str, Any]:
+        """The link fields of cleaned input as ids: terms and linked records named by text are
+        found, or created (inside the caller's transaction)."""
+        fields: dict[str, Any] = {}
         if "categories" in clean:
             fields["categories"] = self._categories.ids_for(clean["categories"])
         if "tags" in clean:
@@ -260,6 +318,7 @@ class EventCollection(PostCollection[Event]):
         of the rows written; a callable is called as ``progress(done, total)`` after each
         batch. Returns the new ids in row order.
         """
+        rows = dataframe.rows_of(rows) if dataframe.is_dataframe(rows) else rows
         ctx = self._ctx
         ctx.require(ctx.actor.can_create("event"), "create events")
         cleaned: _Rows = []

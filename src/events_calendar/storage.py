@@ -81,6 +81,14 @@ class Storage(Protocol):
         """Overwrite a stored record (same id, same kind)."""
         ...
 
+    def replace_many(self, records: Sequence[Record], *, links: bool = True) -> None:
+        """``replace`` for many records, in one transaction: what bulk changes write with
+        (``update_many``), a few statements per batch rather than per record.
+
+        ``links=False`` promises that the records link to what they link to in storage
+        already (a change that touched no link field), so links need not be compared."""
+        ...
+
     def remove(self, kind: Kind, record_id: int) -> None:
         """Delete a record for good, with its links and former slugs."""
         ...

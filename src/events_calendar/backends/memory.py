@@ -26,6 +26,7 @@ from collections.abc import (
 )
 from contextlib import contextmanager
 from datetime import datetime
+from itertools import islice
 from typing import Any, TypeVar
 
 import attrs
@@ -238,6 +239,11 @@ class MemoryBackend:
             self._check(record)
             self._put(record.kind, record.id, record)
 
+    def replace_many(self, records: Sequence[Record], *, links: bool = True) -> None:
+        with self.transaction():
+            for record in records:
+                self.replace(record)
+
     def remove(self, kind: Kind, record_id: int) -> None:
         """Delete the record; events that link to it lose the link (a database's cascade)."""
         with self.transaction():
@@ -312,8 +318,12 @@ class MemoryBackend:
     def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
         """Candidates from the narrowest index, kept when the filter's ``matches()`` says so."""
         with self._lock:
+            end = None if flt.limit is None else flt.offset + flt.limit
             if isinstance(flt, EventFilter):
-                found: list[Any] = [e for e in self._event_candidates(flt) if flt.matches(e)]
+                matching: Iterator[Any] = (e for e in self._event_candidates(flt) if flt.matches(e))
+                if not count:  # stop at the page's end: keyset pages cost their own size
+                    return list(islice(matching, flt.offset, end)), None
+                found: list[Any] = list(matching)
             elif isinstance(flt, LinkedFilter):
                 found = flt.order(
                     r for r in self._linked_candidates(cls.kind, flt) if self._linked_match(r, flt)
@@ -322,7 +332,6 @@ class MemoryBackend:
                 found = flt.order(
                     t for t in self._term_candidates(cls.kind, flt) if self._term_match(t, flt)
                 )
-            end = None if flt.limit is None else flt.offset + flt.limit
             return found[flt.offset : end], len(found) if count else None
 
     def _event_candidates(self, flt: EventFilter) -> Iterable[Event]:
@@ -348,6 +357,8 @@ class MemoryBackend:
             lo = max(lo, bisect_left(self._by_start, (flt.start_min, -1)))
         if flt.start_after is not None:
             lo = max(lo, bisect_right(self._by_start, (flt.start_after, 1 << 62)))
+        if flt.after is not None:  # keyset paging: start right past the last event seen
+            lo = max(lo, bisect_right(self._by_start, flt.after))
         # An event never ends before it starts, so end bounds also bound the start.
         for bound in (flt.start_before, flt.end_before):
             if bound is not None:

@@ -19,6 +19,8 @@ pytest.register_assert_rewrite(
     "events_calendar.testing.contract_access",
     "events_calendar.testing.contract_access_base",
     "events_calendar.testing.contract_anonymous",
+    "events_calendar.testing.contract_bulk_changes",
+    "events_calendar.testing.contract_iter",
     "events_calendar.testing.contract_linked_changes",
     "events_calendar.testing.contract_linked_create",
     "events_calendar.testing.contract_linked_lists",
@@ -47,8 +49,10 @@ pytest.register_assert_rewrite(
 
 from .base import NOW, ContractBase  # noqa: E402
 from .contract_access import AccessContract  # noqa: E402
+from .contract_bulk_changes import BulkChangesContract  # noqa: E402
 from .contract_events import EventContract  # noqa: E402
 from .contract_import_keys import ImportKeysContract  # noqa: E402
+from .contract_iter import IterContract  # noqa: E402
 from .contract_read_rules import ReadRulesContract  # noqa: E402
 from .contract_records import RecordContract  # noqa: E402
 from .contract_storage import StorageContract  # noqa: E402
@@ -56,10 +60,12 @@ from .contract_storage import StorageContract  # noqa: E402
 __all__ = [
     "NOW",
     "AccessContract",
+    "BulkChangesContract",
     "CalendarContract",
     "ContractBase",
     "EventContract",
     "ImportKeysContract",
+    "IterContract",
     "ReadRulesContract",
     "RecordContract",
     "StorageContract",
@@ -72,6 +78,8 @@ class CalendarContract(
     AccessContract,
     ReadRulesContract,
     StorageContract,
+    IterContract,
+    BulkChangesContract,
     ImportKeysContract,
 ):
     """Every behaviour a backend must show, through the ``Calendar`` API and below it."""
