@@ -8,9 +8,20 @@ the caller turns that into an ``InvalidParameter`` naming its field.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-__all__ = ["MAX_INT", "as_bool", "as_id_list", "as_int", "as_list", "clean_text", "is_truthy"]
+__all__ = [
+    "MAX_INT",
+    "NON_BLANK_TEXT",
+    "TEXT",
+    "as_bool",
+    "as_id_list",
+    "as_int",
+    "as_list",
+    "clean_text",
+    "is_truthy",
+]
 
 #: The largest integer every backend stores (a signed 64-bit integer): ids, pages and counts
 #: past it name nothing, and are read as "not a number" rather than overflowing a database.
@@ -57,10 +68,17 @@ def as_int(value: object) -> int | None:
     return None
 
 
+#: Text ``clean_text`` accepts, as a pattern (what ``/doc`` states): no NUL character. (Lone
+#: surrogates, the other refusal, cannot be written in a URL, a form or valid UTF-8.)
+TEXT = re.compile(r"^[^\x00]*$")
+#: Text with something besides whitespace and without NUL: a name, a search, a sort key.
+NON_BLANK_TEXT = re.compile(r"^[^\x00]*[^\s\x00][^\x00]*$")
+
+
 def clean_text(value: str) -> bool:
     """Whether ``value`` is text every backend can store and every client can read: UTF-8
     encodable (no lone surrogates from a JSON ``"\\ud800"``) and without NUL characters."""
-    if "\x00" in value:
+    if not TEXT.match(value):
         return False
     try:
         value.encode("utf-8")

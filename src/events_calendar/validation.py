@@ -13,7 +13,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -26,7 +26,7 @@ from .records import Input, Kind, Organizer, Record, Venue, input_fields
 from .slugs import slugify
 from .statuses import Status
 
-__all__ = ["LinkedData", "Lookup", "read_input"]
+__all__ = ["EMAIL", "IMAGE_EXTENSIONS", "LinkedData", "Lookup", "read_input"]
 
 #: An inline venue/organizer given on an event: the cleaned fields of a record to create.
 LinkedData = dict[str, Any]
@@ -34,7 +34,8 @@ LinkedData = dict[str, Any]
 #: The texts WordPress's ``rest_is_boolean`` accepts, and what they mean.
 _REST_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
 
-_IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp")
+#: What an image URL's path may end with.
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp")
 
 
 class Lookup(Protocol):
@@ -131,6 +132,9 @@ def read_input(
         except InvalidParameter as bad:
             problems.update(bad.fields)
             codes.update(bad.codes)
+    if "date" in clean and utc_date is not None:
+        if abs(clean["date"].replace(tzinfo=None) - utc_date.replace(tzinfo=None)) >= _DAY:
+            problems["date_utc"] = "send the same instant as date: at most a day apart from it"
     if problems:
         raise InvalidParameter(problems, codes=codes)
     if "date" in clean and utc_date is not None:
@@ -140,6 +144,10 @@ def read_input(
     elif "date" in clean:  # publication dates are shown on the calendar's clock, like "now"
         clean["date"] = clean["date"].astimezone(lookup.zone)
     return clean
+
+
+#: How far apart ``date`` and ``date_utc`` may be: a UTC offset is less than a day.
+_DAY = timedelta(days=1)
 
 
 def _as_sent(local: datetime, utc: datetime) -> datetime:
@@ -259,7 +267,7 @@ class _Reader:
                     "send the URL of an image the public can load; this one points at this "
                     "machine or a private network"
                 )
-            if urlsplit(url).path.lower().endswith(_IMAGE_EXTENSIONS):
+            if urlsplit(url).path.lower().endswith(IMAGE_EXTENSIONS):
                 return url
         raise _Invalid(
             "send the URL of an image file (.jpg, .png, .gif, .webp ...); "
@@ -375,11 +383,11 @@ def _empty_link(value: object) -> bool:
 
 #: WordPress's ``is_email``, in one expression: a local part of the characters it allows, an
 #: ``@``, and a domain of at least two dot-separated labels.
-_EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 
 
 def _email(value: str) -> None:
-    if value and not _EMAIL.fullmatch(value):
+    if value and not EMAIL.fullmatch(value):
         raise _Invalid("send an email address such as 'info@example.org', or '' to clear it")
 
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..records import RECORD_CLASSES
+from ..records import RECORD_CLASSES, Kind
+from .openapi_constraints import NEVER, body_constraints, query_constraints
 from .openapi_schemas import REF, Schema, component_schemas, json_type, list_name, record_name
 from .routes_spec import ROUTES, Arg, Computed, Endpoint, Method, Route, resolve_default
 from .urls import _COLLECTIONS, Urls
@@ -73,8 +74,29 @@ def _schema_of(arg: Arg, calendar: Calendar, namespace: str) -> Schema:
     return schema
 
 
-def _parameter(arg: Arg, calendar: Calendar, namespace: str) -> Schema:
-    schema = _schema_of(arg, calendar, namespace)
+def _constrained(kind: Kind | None, arg: Arg, schema: Schema, calendar: Calendar) -> Schema:
+    """``schema`` with what the server really accepts (``openapi_constraints``); a default
+    the constraints replace the type of is dropped."""
+    if kind is None or arg.location == "path":
+        return schema
+    if arg.location == "body":
+        found: Schema | None = body_constraints(kind, arg.name)
+    else:
+        found = query_constraints(kind, arg.name, calendar)
+    if found is None:
+        return schema
+    default = schema.get("default")
+    if default is not None and json_type(default) != found.get("type", json_type(default)):
+        schema.pop("default")
+    if "type" not in found:
+        schema.pop("type", None)
+    schema.pop("items", None)
+    schema.update(found)
+    return schema
+
+
+def _parameter(kind: Kind | None, arg: Arg, calendar: Calendar, namespace: str) -> Schema:
+    schema = _constrained(kind, arg, _schema_of(arg, calendar, namespace), calendar)
     parameter: Schema = {
         "name": arg.name,
         "in": arg.location,
@@ -98,11 +120,13 @@ def _input_name(route: Route, endpoint: Endpoint) -> str:
     return name
 
 
-def _input_schema(endpoint: Endpoint, calendar: Calendar, namespace: str) -> Schema:
+def _input_schema(
+    kind: Kind, endpoint: Endpoint, calendar: Calendar, namespace: str
+) -> Schema:
     """A create or update body; update bodies are partial, so they show no defaults."""
     properties = {}
     for arg in endpoint.in_location("body"):
-        schema = _schema_of(arg, calendar, namespace)
+        schema = _constrained(kind, arg, _schema_of(arg, calendar, namespace), calendar)
         if endpoint.action == "update":
             schema.pop("default", None)
         properties[arg.name] = {**schema, "description": arg.spec.get("description", "")}
@@ -119,7 +143,8 @@ def _input_schemas(calendar: Calendar, namespace: str) -> dict[str, Schema]:
     for route in ROUTES:
         for endpoint in route.endpoints:
             if endpoint.action in ("create", "update"):
-                schema = _input_schema(endpoint, calendar, namespace)
+                assert route.kind is not None
+                schema = _input_schema(route.kind, endpoint, calendar, namespace)
                 assert found.setdefault(_input_name(route, endpoint), schema) == schema
     return found
 
@@ -243,10 +268,11 @@ def _operation(
     }
     in_body = endpoint.action in ("create", "update")
     parameters = [
-        _parameter(a, calendar, namespace)
+        _parameter(route.kind, a, calendar, namespace)
         for a in endpoint.args
         if a.location == "path" or (a.location == "query" and not in_body)
     ]
+    parameters = [p for p in parameters if p["schema"].get("not") != NEVER["not"]]
     if parameters:
         operation["parameters"] = parameters
     if in_body:
