@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..records import RECORD_CLASSES, Kind
-from .openapi_constraints import NEVER, body_constraints, query_constraints
+from .openapi_constraints import body_constraints, query_constraints
 from .openapi_schemas import REF, Schema, component_schemas, json_type, list_name, record_name
 from .routes_spec import ROUTES, Arg, Computed, Endpoint, Method, Route, resolve_default
 from .urls import _COLLECTIONS, Urls
@@ -272,7 +272,6 @@ def _operation(
         for a in endpoint.args
         if a.location == "path" or (a.location == "query" and not in_body)
     ]
-    parameters = [p for p in parameters if p["schema"].get("not") != NEVER["not"]]
     if parameters:
         operation["parameters"] = parameters
     if in_body:

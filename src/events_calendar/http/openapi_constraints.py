@@ -72,7 +72,8 @@ def _id(minimum: int = 1) -> Schema:
     return {"type": "integer", "minimum": minimum, "maximum": MAX_INT}
 
 
-#: A filter refused whatever its value (one of a paid add-on): ``/doc`` leaves it out.
+#: A filter refused whatever its value (one of a paid add-on): listed, as the reference lists
+#: it, with a schema no value satisfies.
 NEVER: Schema = {"not": {}}
 
 
