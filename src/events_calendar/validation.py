@@ -132,9 +132,8 @@ def read_input(
         except InvalidParameter as bad:
             problems.update(bad.fields)
             codes.update(bad.codes)
-    if "date" in clean and utc_date is not None:
-        if abs(clean["date"].replace(tzinfo=None) - utc_date.replace(tzinfo=None)) >= _DAY:
-            problems["date_utc"] = "send the same instant as date: at most a day apart from it"
+    if "date" in clean and utc_date is not None and _days_apart(clean["date"], utc_date):
+        problems["date_utc"] = "send the same instant as date: at most a day apart from it"
     if problems:
         raise InvalidParameter(problems, codes=codes)
     if "date" in clean and utc_date is not None:
@@ -146,8 +145,10 @@ def read_input(
     return clean
 
 
-#: How far apart ``date`` and ``date_utc`` may be: a UTC offset is less than a day.
-_DAY = timedelta(days=1)
+def _days_apart(local: datetime, utc: datetime) -> bool:
+    """Whether the wall clocks of ``date`` and ``date_utc`` are a day or more apart: no UTC
+    offset joins them (``_as_sent`` could not keep both)."""
+    return abs(local.replace(tzinfo=None) - utc.replace(tzinfo=None)) >= timedelta(days=1)
 
 
 def _as_sent(local: datetime, utc: datetime) -> datetime:

@@ -120,9 +120,7 @@ def _input_name(route: Route, endpoint: Endpoint) -> str:
     return name
 
 
-def _input_schema(
-    kind: Kind, endpoint: Endpoint, calendar: Calendar, namespace: str
-) -> Schema:
+def _input_schema(kind: Kind, endpoint: Endpoint, calendar: Calendar, namespace: str) -> Schema:
     """A create or update body; update bodies are partial, so they show no defaults."""
     properties = {}
     for arg in endpoint.in_location("body"):
@@ -177,6 +175,13 @@ def _responses(route: Route, endpoint: Endpoint) -> Schema:
     return dict(sorted(found.items()))
 
 
+#: What a 400 also answers, which no schema can say (the reference's ``rest_invalid_param``).
+_NO_RECORD = (
+    "; an id or slug that names no record the caller may read (in the path, or in a "
+    "filter or field that refers to one) is a bad value"
+)
+
+
 def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
     if route.kind is None:
         what = "The namespace index" if endpoint.action == "index" else "This OpenAPI document"
@@ -186,7 +191,7 @@ def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
     record = {"$ref": REF + record_name(route)}
     post = route.kind not in _NOUN
     by = "slug" if route.by_slug else "id"
-    unknown = _json(f"No {noun} has this {by}, or a parameter has a bad value", error)
+    unknown = _json(f"No {noun} has this {by}, or a parameter has a bad value{_NO_RECORD}", error)
     denied = {
         "401": _json("The request needs valid credentials", error),
         "403": _json(f"The caller may not do this to {plural}", error),
@@ -201,14 +206,16 @@ def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
             f"One page of the {plural} matching the filters", {"$ref": REF + list_name(route)}
         )
         found: Schema = {"200": {**ok, "headers": headers}}
-        found["400"] = _json("A filter has a bad value", error)
+        found["400"] = _json(f"A filter has a bad value{_NO_RECORD}", error)
         if post:
             found["404"] = _json("The requested page does not exist", error)
         return found
     if endpoint.action == "create":
         return {
             "201": _json(f"The created {noun}", record),
-            "400": _json("A required field is missing or a field has a bad value", error),
+            "400": _json(
+                f"A required field is missing or a field has a bad value{_NO_RECORD}", error
+            ),
             **denied,
         }
     if endpoint.action == "read":
