@@ -206,10 +206,11 @@ class PostCollection(Generic[P]):
                     "delete it with force=True to remove it for good.",
                     code=error_code(self.kind, "is-in-trash"),
                 )
+            slug = trashed_slug(current.slug)  # another record may have trashed that slug
             trashed = attrs.evolve(
                 current,
                 status=Status.TRASH,
-                slug=trashed_slug(current.slug),
+                slug=free_slug(ctx.backend, self.kind, slug) if slug else slug,
                 modified=ctx.now().astimezone(ctx.zone),
             )
             self._on_trash(current)
