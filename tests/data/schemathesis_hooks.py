@@ -75,6 +75,8 @@ BODY_IDS: dict[str, dict[str, str]] = {
 
 _DAY = datetime.timedelta(days=1)
 SENT_NAMES: list[str] = []
+#: category id -> its parent's id (0: none).
+PARENTS: dict[int, int] = {}
 #: Filters ``/doc`` says accept no value (Events Calendar Pro's geolocation).
 NEVER_SENT = ("geoloc", "geoloc_lat", "geoloc_lng")
 #: kind -> {id: slug} of the records that exist (users: slug unused).
@@ -102,13 +104,31 @@ def _read_calendar(root: str) -> None:
             except urllib.error.HTTPError:  # past the last page
                 break
             for record in body[collection]:
-                EXISTING[kind][record["id"]] = record.get("slug", "")
+                _remember(kind, record)
             if page >= body["total_pages"]:
                 break
             page += 1
     for user in os.environ.get("EVENTS_CALENDAR_ST_USERS", "").split(","):
         if user.strip():
             EXISTING["user"][int(user)] = ""
+
+
+def _remember(kind: str, record: dict[str, Any]) -> None:
+    EXISTING[kind][record["id"]] = record.get("slug", "")
+    if kind == "category":
+        PARENTS[record["id"]] = int(record.get("parent") or 0)
+
+
+def _no_cycle(record_id: Any, parent: Any) -> Any:
+    """``parent``, or 0 where it is ``record_id`` or one of its descendants (a category
+    cannot be its own ancestor: a 400, as in the reference)."""
+    seen, above = set(), parent
+    while isinstance(above, int) and above and above not in seen:
+        if above == record_id:
+            return 0
+        seen.add(above)
+        above = PARENTS.get(above, 0)
+    return parent
 
 
 @schemathesis.hook
@@ -195,6 +215,8 @@ def before_call(context: HookContext, case: Case, kwargs: dict[str, Any]) -> Non
         # ``null`` for them in positive cases.
         for name in NEVER_SENT:
             case.query.pop(name, None)
+    if kind == "category" and isinstance(case.body, dict) and "parent" in case.body:
+        case.body["parent"] = _no_cycle(path.get("id"), case.body["parent"])
     if isinstance(case.body, dict) and kind in ("category", "tag") and "name" in case.body:
         # A term's name is unique among its siblings (400 ``term_exists`` otherwise, as in
         # the reference): each request sends a name no earlier one did.
@@ -206,9 +228,11 @@ def before_call(context: HookContext, case: Case, kwargs: dict[str, Any]) -> Non
 def after_call(context: HookContext, case: Case, response: Response) -> None:
     """Keep ``EXISTING`` current with what the run's writes did."""
     collection = _collection(case)
-    if collection is None or case.method == "GET" or not 200 <= response.status_code < 300:
+    if collection is None or case.method == "GET":
         return
     kind = KINDS[collection]
+    if not 200 <= response.status_code < 300:
+        return
     try:
         record = response.json()
     except ValueError:
@@ -219,4 +243,4 @@ def after_call(context: HookContext, case: Case, response: Response) -> None:
     if gone or record.get("status") == "trash":
         EXISTING[kind].pop(record["id"], None)
     else:
-        EXISTING[kind][record["id"]] = record.get("slug", "")
+        _remember(kind, record)

@@ -124,7 +124,8 @@ def _input_schema(kind: Kind, endpoint: Endpoint, calendar: Calendar, namespace:
     """A create or update body; update bodies are partial, so they show no defaults."""
     properties = {}
     for arg in endpoint.in_location("body"):
-        schema = _constrained(kind, arg, _schema_of(arg, calendar, namespace), calendar)
+        schema = _schema_of(arg, calendar, namespace)
+        schema = _constrained(kind, arg, schema, calendar)
         if endpoint.action == "update":
             schema.pop("default", None)
         properties[arg.name] = {**schema, "description": arg.spec.get("description", "")}

@@ -59,13 +59,11 @@ def _text(pattern: re.Pattern[str], **more: Any) -> Schema:
     return {"type": "string", "pattern": pattern.pattern, **more}
 
 
-def _ids(minimum: int = 1) -> Schema:
-    """A list of ids (a CSV list in a query); which ids exist is no property of a schema."""
-    return {
-        "type": "array",
-        "items": {"type": "integer", "minimum": minimum, "maximum": MAX_INT},
-        "minItems": 1,
-    }
+def _ids(*, filter_: bool = False) -> Schema:
+    """A list of ids (a CSV list in a query, where it may not be empty; an empty list of links
+    clears them); which ids exist is no property of a schema."""
+    ids: Schema = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": MAX_INT}}
+    return {**ids, "minItems": 1} if filter_ else ids
 
 
 def _id(minimum: int = 1) -> Schema:
@@ -112,9 +110,12 @@ def _input_kinds() -> dict[Input, Schema]:
 def body_constraints(kind: Kind, name: str) -> Schema:
     """The keywords of a create or update field (``date_utc`` reads as ``DATETIME_UTC``)."""
     field = input_fields(RECORD_CLASSES[kind]).get(name)
-    found = dict(_input_kinds()[field.input if field else Input.DATETIME_UTC])
-    if kind in TERM_KINDS and name in NON_BLANK_FIELDS and "pattern" in found:
-        found["pattern"] = _text(NON_BLANK_TEXT)["pattern"]  # a term's texts are never empty
+    kind_of_input = field.input if field else Input.DATETIME_UTC
+    found = dict(_input_kinds()[kind_of_input])
+    # A term's texts are never empty, as in the reference (``terms.NON_BLANK_FIELDS``). No
+    # field is ``nullable``: a form body cannot send a null (it would be the text "null").
+    if kind in TERM_KINDS and name in NON_BLANK_FIELDS and found.get("pattern") == TEXT.pattern:
+        found["pattern"] = NON_BLANK_TEXT.pattern
     if (kind, name) == ("organizer", "email"):  # ``validation._FIELD_RULES``
         found["pattern"] = f"^({EMAIL.pattern})?$"
     return found
@@ -146,11 +147,11 @@ def query_constraints(kind: Kind, name: str, calendar: Calendar) -> Schema | Non
         by_name: dict[str, Schema] = {
             **{name: {"type": "string", "pattern": _WALL_DATE} for name in DATE_FILTERS},
             "strict_dates": {"type": "string", "minLength": 1},
-            "categories": _ids(),
-            "tags": _ids(),
-            "venue": _ids(),
-            "organizer": _ids(),
-            "include": _ids(),
+            "categories": _ids(filter_=True),
+            "tags": _ids(filter_=True),
+            "venue": _ids(filter_=True),
+            "organizer": _ids(filter_=True),
+            "include": _ids(filter_=True),
             "post_parent": _id(),
             "featured": {"type": "boolean"},
             "geoloc": NEVER,
@@ -163,8 +164,8 @@ def query_constraints(kind: Kind, name: str, calendar: Calendar) -> Schema | Non
         by_name = {"event": _id()}
     else:
         by_name = {
-            "include": _ids(),
-            "exclude": _ids(),
+            "include": _ids(filter_=True),
+            "exclude": _ids(filter_=True),
             "parent": _id(),
             "post": _id(),
             "event": _id(),
