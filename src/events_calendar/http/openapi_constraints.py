@@ -59,10 +59,11 @@ def _text(pattern: re.Pattern[str], **more: Any) -> Schema:
     return {"type": "string", "pattern": pattern.pattern, **more}
 
 
-def _ids(*, filter_: bool = False) -> Schema:
+def _ids(*, filter_: bool = False, minimum: int = 1) -> Schema:
     """A list of ids (a CSV list in a query, where it may not be empty; an empty list of links
     clears them); which ids exist is no property of a schema."""
-    ids: Schema = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": MAX_INT}}
+    item = {"type": "integer", "minimum": minimum, "maximum": MAX_INT}
+    ids: Schema = {"type": "array", "items": item}
     return {**ids, "minItems": 1} if filter_ else ids
 
 
@@ -100,8 +101,9 @@ def _input_kinds() -> dict[Input, Schema]:
         Input.IMAGE: {"type": "string", "pattern": _image_url()},
         Input.CATEGORIES: _ids(),
         Input.TAGS: _ids(),
-        Input.VENUES: _ids(),
-        Input.ORGANIZERS: _ids(),
+        # A venue or organizer id 0 stands for none (``validation._empty_link``).
+        Input.VENUES: _ids(minimum=0),
+        Input.ORGANIZERS: _ids(minimum=0),
         Input.PARENT_TERM: _id(0),
         Input.PARENT_EVENT: _id(0),
     }
