@@ -14,6 +14,11 @@ response shows is added (created) or updated (its slug, or moved to the trash), 
 is dropped. Users have no list route; ``EVENTS_CALENDAR_ST_USERS`` names the ids of existing
 users (comma-separated), for ``author`` fields.
 
+The same hook makes sent fields agree where no schema can say they must (``_combine``: an
+event ends on or after its start, ``date_utc`` is ``date``'s instant; a category is never its
+own ancestor; a term name is one no earlier request sent, as term names are unique), and
+leaves out the filters ``/doc`` says accept no value, for which schemathesis sends ``null``.
+
 Load with ``SCHEMATHESIS_HOOKS=schemathesis_hooks`` and this directory on ``PYTHONPATH``.
 """
 
