@@ -18,10 +18,10 @@ from .coerce import MAX_INT, clean_text, plain
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound
 from .io import dataframe
-from .lookups import free_slug, slug_taken
+from .lookups import free_slug, slug_taken, trash_slug
 from .progress import ProgressArg
 from .records import Event, Organizer, Venue
-from .slugs import slugify, trashed_slug
+from .slugs import slugify
 from .statuses import Status
 from .validation import read_id, read_input, read_slug
 
@@ -217,7 +217,7 @@ class PostCollection(Generic[P]):
             trashed = attrs.evolve(
                 current,
                 status=Status.TRASH,
-                slug=trashed_slug(current.slug),
+                slug=trash_slug(ctx.backend, self.kind, current.slug),
                 modified=ctx.now().astimezone(ctx.zone),
             )
             self._on_trash(current)

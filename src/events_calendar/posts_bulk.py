@@ -25,9 +25,9 @@ from .coerce import MAX_INT, as_int
 from .context import error_code
 from .display import plural
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound
+from .lookups import trash_slug
 from .progress import ProgressArg, tracking
 from .records import Event, Organizer, Venue
-from .slugs import trashed_slug
 from .statuses import Status
 from .validation import read_input
 
@@ -176,6 +176,7 @@ def delete_many(
                 )
             found.append(current)
         now = ctx.now().astimezone(ctx.zone)
+        claimed: set[str] = set()  # trash slugs handed out in this delete, not yet written
         with tracking(progress, total=len(found), unit=plural(kind)) as advance:
             for at, batch in _batches(found):
                 if force:
@@ -187,7 +188,10 @@ def delete_many(
                     backend.replace_many(
                         [
                             attrs.evolve(
-                                c, status=Status.TRASH, slug=trashed_slug(c.slug), modified=now
+                                c,
+                                status=Status.TRASH,
+                                slug=trash_slug(backend, kind, c.slug, claimed=claimed),
+                                modified=now,
                             )
                             for c in batch
                         ]

@@ -30,12 +30,12 @@ from .validation import read_id, read_input
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["TermCollection"]
+__all__ = ["NON_BLANK_FIELDS", "TermCollection"]
 
 T = TypeVar("T", Category, Tag)
 
 #: The term arguments the reference declares as non-empty strings when present.
-_TEXTS = ("name", "description", "slug")
+NON_BLANK_FIELDS = ("name", "description", "slug")
 
 
 def _refuse_blank_texts(data: Mapping[str, Any], *, creating: bool) -> None:
@@ -47,7 +47,7 @@ def _refuse_blank_texts(data: Mapping[str, Any], *, creating: bool) -> None:
     """
     bad = {
         name: "send a non-empty text"
-        for name in _TEXTS
+        for name in NON_BLANK_FIELDS
         if name in data
         and not (creating and data[name] is None)
         and not (isinstance(data[name], str) and data[name].strip())

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -26,7 +26,15 @@ from .records import Input, Kind, Organizer, Record, Venue, input_fields
 from .slugs import slugify
 from .statuses import Status
 
-__all__ = ["LinkedData", "Lookup", "read_id", "read_input", "read_slug"]
+__all__ = [
+    "EMAIL",
+    "IMAGE_EXTENSIONS",
+    "LinkedData",
+    "Lookup",
+    "read_id",
+    "read_input",
+    "read_slug",
+]
 
 #: An inline venue/organizer given on an event: the cleaned fields of a record to create.
 LinkedData = dict[str, Any]
@@ -34,7 +42,8 @@ LinkedData = dict[str, Any]
 #: The texts WordPress's ``rest_is_boolean`` accepts, and what they mean.
 _REST_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
 
-_IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp")
+#: What an image URL's path may end with.
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp")
 
 
 class Lookup(Protocol):
@@ -133,6 +142,8 @@ def read_input(
         except InvalidParameter as bad:
             problems.update(bad.fields)
             codes.update(bad.codes)
+    if "date" in clean and utc_date is not None and _days_apart(clean["date"], utc_date):
+        problems["date_utc"] = "send the same instant as date: at most a day apart from it"
     if problems:
         raise InvalidParameter(problems, codes=codes)
     if "date" in clean and utc_date is not None:
@@ -171,6 +182,12 @@ def read_slug(value: object) -> str:
     if not isinstance(value, str):
         raise InvalidParameter.one("slug", "send a slug as text, such as 'summer-gala'")
     return value
+
+
+def _days_apart(local: datetime, utc: datetime) -> bool:
+    """Whether the wall clocks of ``date`` and ``date_utc`` are a day or more apart: no UTC
+    offset joins them (``_as_sent`` could not keep both)."""
+    return abs(local.replace(tzinfo=None) - utc.replace(tzinfo=None)) >= timedelta(days=1)
 
 
 def _as_sent(local: datetime, utc: datetime) -> datetime:
@@ -290,7 +307,7 @@ class _Reader:
                     "send the URL of an image the public can load; this one points at this "
                     "machine or a private network"
                 )
-            if urlsplit(url).path.lower().endswith(_IMAGE_EXTENSIONS):
+            if urlsplit(url).path.lower().endswith(IMAGE_EXTENSIONS):
                 return url
         raise _Invalid(
             "send the URL of an image file (.jpg, .png, .gif, .webp ...); "
@@ -407,11 +424,11 @@ def _empty_link(value: object) -> bool:
 
 #: WordPress's ``is_email``, in one expression: a local part of the characters it allows, an
 #: ``@``, and a domain of at least two dot-separated labels.
-_EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 
 
 def _email(value: str) -> None:
-    if value and not _EMAIL.fullmatch(value):
+    if value and not EMAIL.fullmatch(value):
         raise _Invalid("send an email address such as 'info@example.org', or '' to clear it")
 
 

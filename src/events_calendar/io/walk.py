@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..events import _blanked
-from ..listing import _DATE_PARAMS, event_filter
+from ..listing import DATE_FILTERS, event_filter
 from ..progress import ProgressArg, tracking
 from ..queries import EventQuery
 from ..records import Event
@@ -38,7 +38,7 @@ def walk_events(
     query = EventQuery(**filters)
     flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
     changes: dict[str, Any] = {"exclude_hidden": False, "offset": 0, "limit": 0}
-    if not any(getattr(query, name) is not None for name in _DATE_PARAMS):
+    if not any(getattr(query, name) is not None for name in DATE_FILTERS):
         changes |= {"start_min": None, "end_max": None}
     flt = attrs.evolve(flt, **changes)
     _, total = ctx.backend.query(Event, flt)

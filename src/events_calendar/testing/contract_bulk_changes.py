@@ -161,6 +161,18 @@ class BulkChangesContract(ContractBase):
         cal.events.delete_many(ids(three), force=True)
         assert [] == _everything(cal)
 
+    def test_delete_many_takes_the_next_free_trash_slug(self, cal: ec.Calendar) -> None:
+        """An event whose ``__trashed`` slug another trashed event holds goes to the trash
+        under the next free one, as ``delete`` does."""
+        first = make_event(cal, "Gala")
+        cal.events.delete(first.id)
+        second = make_event(cal, "Gala")
+        cal.events.delete_many([second.id])
+        assert ("gala__trashed", "gala__trashed-2") == (
+            cal.events.get(first.id).slug,
+            cal.events.get(second.id).slug,
+        )
+
     def test_delete_many_unlinks_trashed_venues(self, cal: ec.Calendar) -> None:
         """Events stop pointing at venues trashed in bulk, as with ``delete``."""
         halls = [make(cal, "venue", f"Hall {n}") for n in range(2)]
