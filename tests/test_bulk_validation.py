@@ -27,7 +27,7 @@ VALUES: list[Any] = [
     "https://example.org", "https://example.org/a.png", "http://127.0.0.1/a.png", "ftp://x",
     "Free", "10 EUR", "10 - 20", "-5",
     "Music", "music", "1,2",
-    0, 1, 2, 5, 999, -1, 1.5, True, False, None,
+    0, 1, 2, 5, 999, -1, 1.5, float("nan"), True, False, None,
     [], [1], [2], [999], ["Music"], ["1"], [True], [1, "Jazz", 1], (1,),
     {"venue": "Pop-up Hall"}, {"id": 1}, [{"organizer": "Jane"}],
 ]  # fmt: skip

@@ -73,7 +73,7 @@ def test_doc_is_an_openapi_3_document(site: Site) -> None:
 
 
 def test_doc_documents_every_path(site: Site) -> None:
-    """/doc has the reference's paths, in its order."""
+    """/doc has the reference's paths, in its order, then this library's feed."""
     paths = site.get("/doc").json()["paths"]
     assert [
         "/doc",
@@ -90,6 +90,7 @@ def test_doc_documents_every_path(site: Site) -> None:
         "/categories/{id}",
         "/tags",
         "/tags/{id}",
+        "/events.ics",
     ] == list(paths)
 
 

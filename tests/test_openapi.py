@@ -130,9 +130,15 @@ def test_options_on_events_matches_the_recording(replay: ModuleType) -> None:
 
 
 def test_index_lists_every_route_in_order() -> None:
-    """The index keys are the route patterns under the namespace, in registration order."""
+    """The index keys are the route patterns under the namespace, in registration order
+    (all but this library's own routes, which the reference's index does not have)."""
     keys = list(index_body(URLS, calendar())["routes"])
-    assert [f"/tribe/events/v1{r.pattern.rstrip('/')}" for r in ROUTES] == keys
+    assert [f"/tribe/events/v1{r.pattern.rstrip('/')}" for r in ROUTES if r.indexed] == keys
+
+
+def test_the_feed_is_the_one_route_left_out_of_the_index() -> None:
+    """``/events.ics`` is served and documented, but not in the reference's index."""
+    assert ["/events.ics"] == [r.pattern for r in ROUTES if not r.indexed]
 
 
 def test_index_shows_the_calendars_page_size() -> None:
@@ -235,13 +241,14 @@ def test_document_is_valid_openapi(doc: dict[str, Any]) -> None:
 
 
 def test_top_level_follows_the_reference(doc: dict[str, Any]) -> None:
-    """Same top-level keys and ``info`` as the recorded /doc; the server is the namespace."""
+    """Same top-level keys, ``info`` and paths as the recorded /doc (then this library's
+    feed); the server is the namespace."""
     reference = recorded("003_meta_doc.json")["body"]
     assert list(reference) == list(doc)
     assert reference["openapi"] == doc["openapi"]
     assert reference["info"] == doc["info"]
     assert [{"url": f"{URLS.root}/"}] == doc["servers"]
-    assert list(reference["paths"]) == list(doc["paths"])
+    assert [*reference["paths"], "/events.ics"] == list(doc["paths"])  # then our feed
 
 
 def test_reference_operations_and_parameters_are_documented(doc: dict[str, Any]) -> None:

@@ -87,6 +87,8 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
             "0002_linked_search_index",
             "0003_deferred_event_search_index",
             "0004_stored_term_counts_and_listing_index",
+            "0005_text_indexes_follow_text_updates",
+            "0006_import_keys",
         ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
 
@@ -343,3 +345,19 @@ def test_a_failed_migration_writes_nothing(tmp_path: Path, monkeypatch: pytest.M
     tables = raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
     raw.close()
     assert [] == tables
+
+
+def test_changing_dates_leaves_the_text_index_alone(tmp_path: Path) -> None:
+    """Search still finds an event after its dates change, and by its new title only after
+    a rename: the text index follows text updates and only them."""
+    with _calendar(f"sqlite:///{tmp_path / 'cal.db'}") as cal:
+        event = cal.events.create(
+            title="Jazz night", start_date="2027-01-01 10:00", end_date="2027-01-01 11:00"
+        )
+        cal.events.update(event.id, start_date="2027-01-02 10:00", end_date="2027-01-02 11:00")
+        cal.events.update(event.id, title="Rock night")
+        found = [
+            [e.title for e in cal.events.iter(search=word, start_date="2000-01-01")]
+            for word in ("jazz", "rock")
+        ]
+        assert [[], ["Rock night"]] == found

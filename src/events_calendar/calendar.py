@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from datetime import datetime, tzinfo
+from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING, Any, Literal
 
 from .backends import default_url, open_backend
 from .context import Context
 from .dates import Clock, SystemClock
 from .events import EventCollection
+from .linked import LinkedCollection
 from .permissions import Actor
-from .posts import LinkedCollection
 from .records import Category, Organizer, Tag, User, Venue
 from .settings import Settings
 from .storage import Backend
 from .terms import TermCollection
 from .users import UserDirectory
+
+if TYPE_CHECKING:
+    from .io.report import ImportReport
+    from .progress import ProgressArg
 
 __all__ = ["Calendar", "connect"]
 
@@ -28,6 +35,20 @@ class Calendar:
     A calendar made by ``connect()`` acts with full access, for scripts and notebooks;
     ``as_user()`` returns the same calendar acting under a user's role rules (or anonymously).
     """
+
+    events: EventCollection
+    """Events: ``create``, ``get``, ``get_by_slug``, ``update``, ``delete``, ``list``, and
+    ``bulk_create`` for imports; creating an event can create its venue and terms too."""
+    venues: LinkedCollection[Venue]
+    """Venues, which events link to by id (or create inline by name)."""
+    organizers: LinkedCollection[Organizer]
+    """Organizers, which events link to by id (or create inline by name)."""
+    categories: TermCollection[Category]
+    """Event categories: a tree (``parent``); a category filter includes its descendants."""
+    tags: TermCollection[Tag]
+    """Event tags: flat terms, found by id, slug or name."""
+    users: UserDirectory
+    """Users, roles and their secrets (application passwords and bearer tokens)."""
 
     def __init__(
         self,
@@ -48,10 +69,10 @@ class Calendar:
 
     def _bind(self, ctx: Context) -> None:
         self._context = ctx
-        self.venues: LinkedCollection[Venue] = LinkedCollection(Venue, ctx)
-        self.organizers: LinkedCollection[Organizer] = LinkedCollection(Organizer, ctx)
-        self.categories: TermCollection[Category] = TermCollection(Category, ctx)
-        self.tags: TermCollection[Tag] = TermCollection(Tag, ctx)
+        self.venues = LinkedCollection(Venue, ctx)
+        self.organizers = LinkedCollection(Organizer, ctx)
+        self.categories = TermCollection(Category, ctx)
+        self.tags = TermCollection(Tag, ctx)
         self.events = EventCollection(
             ctx,
             venues=self.venues,
@@ -63,10 +84,13 @@ class Calendar:
 
     @property
     def backend(self) -> Backend:
+        """The storage underneath, for what the calendar API does not cover: copying a whole
+        calendar (``transfer.copy_calendar``), SQLite's statement tracer."""
         return self._context.backend
 
     @property
     def settings(self) -> Settings:
+        """The settings this calendar was opened with (paging, time zone, batch size)."""
         return self._context.settings
 
     @property
@@ -107,7 +131,55 @@ class Calendar:
         return view
 
     def close(self) -> None:
+        """Release the backend's connections (a ``with`` block does it on exit); views made by
+        ``as_user()`` share them, so close only the calendar ``connect()`` returned."""
         self._context.backend.close()
+
+    def import_file(
+        self,
+        path: str | Path,
+        *,
+        format: str | None = None,
+        kind: str = "event",
+        dry_run: bool = False,
+        on_conflict: Literal["skip", "update"] = "skip",
+        partial: bool = False,
+        mapping: Mapping[str, str] | None = None,
+        status: str | None = None,
+        key: str | None = None,
+        progress: ProgressArg = None,
+    ) -> ImportReport:
+        """Import a CSV file (events, venues or organizers, in the reference's importer
+        layout), an iCalendar file, or a JSON backup; returns what happened to each row.
+
+        Rows are matched to stored records by ``key`` (a CSV column; by default an event's
+        title and start, a venue's or organizer's name, an iCalendar UID, a backup's slugs)
+        and skipped or updated (``on_conflict``). Atomic: one refused row writes nothing
+        unless ``partial``; ``dry_run`` writes nothing. See ``docs/import-export.md``.
+        """
+        from .io.files import import_file  # the io package loads only when used
+
+        return import_file(
+            self,
+            path,
+            format=format,
+            kind=kind,
+            dry_run=dry_run,
+            on_conflict=on_conflict,
+            partial=partial,
+            mapping=mapping,
+            status=status,
+            key=key,
+            progress=progress,
+        )
+
+    def export_file(self, path: str | Path, *, format: str | None = None, **filters: Any) -> int:
+        """Write the events ``filters`` select (those of ``events.list``; every date when no
+        date filter is given) to a CSV or iCalendar file, or the whole calendar to a JSON
+        backup; returns the number of events written. ``progress=`` is accepted too."""
+        from .io.files import export_file
+
+        return export_file(self, path, format=format, **filters)
 
     def __enter__(self) -> Calendar:
         return self

@@ -4,13 +4,36 @@ HTTP clients send everything as text (``"1"``, ``"true"``, ``"3,4"``), Python ca
 types. These helpers accept both, so the calendar can take a query string's values unchanged and
 the HTTP adapter needs no rules of its own. Each returns ``None`` when the value cannot be read;
 the caller turns that into an ``InvalidParameter`` naming its field.
+
+Notebook callers send numpy and pandas values (``np.int64(3)``, ``pd.Timestamp``, ``NaN``).
+``plain`` turns them into the Python values they stand for, once, where the calendar takes its
+input (create and update fields, list filters, ids), so every reader here sees plain values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from typing import Any, TypeVar, cast
 
-__all__ = ["MAX_INT", "as_bool", "as_id_list", "as_int", "as_list", "clean_text", "is_truthy"]
+import attrs
+
+__all__ = [
+    "MAX_INT",
+    "NON_BLANK_TEXT",
+    "TEXT",
+    "as_bool",
+    "as_id_list",
+    "as_int",
+    "as_list",
+    "clean_text",
+    "is_truthy",
+    "plain",
+    "plain_fields",
+    "plain_query",
+]
 
 #: The largest integer every backend stores (a signed 64-bit integer): ids, pages and counts
 #: past it name nothing, and are read as "not a number" rather than overflowing a database.
@@ -52,15 +75,23 @@ def as_int(value: object) -> int | None:
     if isinstance(value, str):
         text = value.strip()
         digits = text.lstrip("+-")
-        if digits.isdigit() and len(digits) <= 19:  # longer cannot fit, and int() is slow
+        # ASCII digits only: "²" and "٣" are digits to str.isdigit but not to int()
+        if digits.isascii() and digits.isdigit() and len(digits) <= 19:  # longer cannot fit
             return as_int(int(text))
     return None
+
+
+#: Text ``clean_text`` accepts, as a pattern (what ``/doc`` states): no NUL character. (Lone
+#: surrogates, the other refusal, cannot be written in a URL, a form or valid UTF-8.)
+TEXT = re.compile(r"^[^\x00]*$")
+#: Text with something besides whitespace and without NUL: a name, a search, a sort key.
+NON_BLANK_TEXT = re.compile(r"^[^\x00]*[^\s\x00][^\x00]*$")
 
 
 def clean_text(value: str) -> bool:
     """Whether ``value`` is text every backend can store and every client can read: UTF-8
     encodable (no lone surrogates from a JSON ``"\\ud800"``) and without NUL characters."""
-    if "\x00" in value:
+    if not TEXT.match(value):
         return False
     try:
         value.encode("utf-8")
@@ -94,3 +125,93 @@ def as_id_list(value: object) -> list[int] | None:
     if any(i is None or i < 0 for i in ids):
         return None
     return [i for i in ids if i is not None]
+
+
+# --- numpy and pandas values ---------------------------------------------------------------
+
+#: Types ``plain`` returns unchanged without a look (exact types: subclasses such as
+#: ``pd.Timestamp``, a ``datetime``, or ``np.float64``, a ``float``, need reading).
+_PLAIN_TYPES = frozenset({str, int, bool, type(None), datetime, date})
+
+#: pandas' missing values: ``pd.NA`` and ``pd.NaT`` (by type name: pandas is never imported).
+_PANDAS_MISSING = frozenset({"NAType", "NaTType"})
+
+
+def plain(value: Any) -> object:
+    """The plain Python value that ``value`` stands for; ``None`` for a missing value.
+
+    numpy scalars become the Python value they hold (``np.int64(3)`` -> ``3``,
+    ``np.bool_(True)`` -> ``True``, ``np.datetime64`` -> a naive ``datetime``); a
+    ``pd.Timestamp`` becomes the ``datetime`` it equals (aware or naive as it was); numpy
+    arrays and pandas Series become lists. ``NaN`` (float or numpy), ``pd.NA``, ``pd.NaT`` and
+    numpy's ``NaT`` become ``None``, so that "missing" means what ``None`` means, and never the
+    text ``"nan"``. Lists, tuples and mappings are read item by item. numpy and pandas are
+    recognised by the module their types come from, so neither is imported here.
+    """
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+        return value
+    if kind is float:
+        return None if math.isnan(value) else value
+    if kind is list or kind is tuple:
+        for item in value:
+            if type(item) not in _PLAIN_TYPES:
+                return [plain(i) for i in value] if kind is list else tuple(map(plain, value))
+        return value  # the usual list of ids or names: nothing to read
+    module = kind.__module__
+    if module == "numpy":
+        return _from_numpy(value)
+    if module.startswith("pandas"):
+        return _from_pandas(value)
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, set | frozenset):
+        return {plain(item) for item in value}
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _from_numpy(value: Any) -> object:
+    """A numpy scalar's or array's plain value (see ``plain``)."""
+    if getattr(value.dtype, "kind", "") == "M":  # datetime64: .item() of [ns] is an int
+        read = value.astype("datetime64[us]")
+        if read.ndim == 0:
+            item = read.item()
+            # Past the years ``datetime`` holds numpy answers an int: keep the original, which
+            # the date reader then refuses by its own name.
+            return item if item is None or isinstance(item, datetime) else value
+        value = read
+    if value.ndim:
+        return [plain(item) for item in value.tolist()]
+    return plain(value.item())
+
+
+def _from_pandas(value: Any) -> object:
+    """A pandas value's plain value (see ``plain``)."""
+    name = type(value).__name__
+    if name in _PANDAS_MISSING:
+        return None
+    if isinstance(value, datetime):  # a Timestamp, to the microsecond (dates keep seconds)
+        return value.to_pydatetime(warn=False)  # type: ignore[attr-defined]
+    if getattr(value, "ndim", 0) and hasattr(value, "tolist"):  # Series, Index, arrays
+        return [plain(item) for item in value.tolist()]
+    return value
+
+
+def plain_fields(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with each value ``plain`` (the input of one create or update)."""
+    return {name: v if type(v) in _PLAIN_TYPES else plain(v) for name, v in data.items()}
+
+
+Q = TypeVar("Q", bound=attrs.AttrsInstance)
+
+
+def plain_query(query: Q) -> Q:
+    """A list query (``EventQuery`` ...) with each parameter ``plain``: a missing value is a
+    parameter not given."""
+    given = attrs.asdict(query, recurse=False)
+    changed = {name: v for name, v in plain_fields(given).items() if v is not given[name]}
+    return attrs.evolve(cast(Any, query), **changed) if changed else query

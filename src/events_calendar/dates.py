@@ -46,6 +46,7 @@ __all__ = [
     "default_window",
     "end_of_day",
     "format_wall",
+    "iana_zone_names",
     "parse_datetime",
     "query_bound",
     "resolve_zone",
@@ -82,6 +83,7 @@ class SystemClock:
     """The real clock."""
 
     def now(self) -> datetime:
+        """The current instant, aware, in UTC."""
         return datetime.now(UTC)
 
 
@@ -93,12 +95,15 @@ class FixedClock:
         self._now = to_utc(at)
 
     def now(self) -> datetime:
+        """The instant last set: the same answer until ``set`` or ``advance`` moves it."""
         return self._now
 
     def set(self, at: datetime) -> None:
+        """Jump to ``at`` (aware; kept in UTC), e.g. past a day boundary a test depends on."""
         self._now = to_utc(at)
 
     def advance(self, delta: timedelta) -> datetime:
+        """Move on by ``delta`` and return the new instant; safe from several threads."""
         with self._lock:
             self._now += delta
             return self._now
@@ -108,6 +113,11 @@ class FixedClock:
 
 
 @cache
+def iana_zone_names() -> list[str]:
+    """The IANA zone names ``resolve_zone`` reads (besides ``UTC+2``-style offsets), sorted."""
+    return sorted(_zone_keys().values())
+
+
 def _zone_keys() -> dict[str, str]:
     """Lower-cased IANA name -> canonical name (PHP accepts any case)."""
     return {key.lower(): key for key in available_timezones() - _HOST_ONLY_ZONES}

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import tzinfo
 from typing import Any, TypeVar
 
 import attrs
 
 from . import bulk
+from .coerce import plain_query
 from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, PageNotFound
+from .io import dataframe
+from .linked import LinkedCollection
 from .listing import event_filter
-from .posts import LinkedCollection, PostCollection
+from .listing_stream import ITER_BATCH, keyset_batches, whole_query
+from .posts import PostCollection
 from .progress import ProgressArg
 from .queries import EventFilter, EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
@@ -22,6 +26,7 @@ from .terms import TermCollection
 
 __all__ = ["EventCollection", "Related"]
 
+_Rows = list[dict[str, Any]]
 _Events = list[Event]
 _Ids = list[int]
 
@@ -132,7 +137,7 @@ class EventCollection(PostCollection[Event]):
         unless the caller has full access (see ``_unlocked``).
         """
         ctx = self._ctx
-        query = query or EventQuery(**params)
+        query = plain_query(query or EventQuery(**params))
         flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
         items, total = self._page_and_total(flt)
         if not items and flt.offset > 0:
@@ -140,8 +145,45 @@ class EventCollection(PostCollection[Event]):
                 f"This event list has fewer than {flt.offset + 1} events; ask for an earlier page.",
                 code="event-archive-page-not-found",
             )
-        shown = tuple(e if self._unlocked(e, None) else _blanked(e) for e in items)
-        return Page.of(shown, total, flt)
+        return Page.of(self._shown(items), total, flt, kind="event")
+
+    def _shown(self, events: Iterable[Event]) -> tuple[Event, ...]:
+        """Events as a list shows them to the caller: password-protected ones blanked."""
+        return tuple(e if self._unlocked(e, None) else _blanked(e) for e in events)
+
+    def iter(
+        self,
+        query: EventQuery | Mapping[str, Any] | None = None,
+        *,
+        progress: ProgressArg = None,
+        batch_size: int = ITER_BATCH,
+        **params: Any,
+    ) -> Iterator[Event]:
+        """Every event ``list()`` would list with these filters, page after page, in list
+        order: streamed in batches of ``batch_size`` with keyset paging (constant memory,
+        no page cap, no total counted). Filters are checked now, before the first event.
+
+        Visibility is ``list()``'s: password-protected events are blanked for callers
+        without the password. See ``listing_stream`` for what iteration sees of writes made
+        while it runs.
+        """
+        ctx = self._ctx
+        query = whole_query(EventQuery, query, params)
+        flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
+
+        def fetch(current: EventFilter) -> _Events:
+            return ctx.backend.query(Event, current, count=False)[0]
+
+        batches = keyset_batches(
+            fetch,
+            flt,
+            flt.sort_key,
+            size=batch_size,
+            progress=progress,
+            unit="events",
+            start=EventFilter.BEFORE_ALL,  # the first batch is a keyset page too
+        )
+        return (event for batch in batches for event in self._shown(batch))
 
     def _page_and_total(self, flt: EventFilter) -> tuple[_Events, int]:
         """A page of events and the total, the total counted only once per data generation.
@@ -196,8 +238,8 @@ class EventCollection(PostCollection[Event]):
     def _span(self, clean: Mapping[str, Any], current: Event | None) -> dict[str, Any]:
         """The zone and start/end an event gets from cleaned input: no writes, may raise.
 
-        Kept apart from link resolution so that ``bulk_create`` can check a batch's dates
-        before it writes any of it.
+        Kept apart from link resolution so that ``bulk_create`` can check every row's dates
+        before it writes anything.
         """
         name = clean.get("timezone") or (current.timezone if current else zone_name(self._ctx.zone))
         zone = resolve_zone(name)
@@ -217,7 +259,25 @@ class EventCollection(PostCollection[Event]):
         return {"timezone": name, "start_date": start, "end_date": end}
 
     def _prepare(self, clean: dict[str, Any], current: Event | None) -> dict[str, Any]:
-        fields = dict(clean) | self._span(clean, current)
+        return dict(clean) | self._span(clean, current) | self._links(clean)
+
+    def _prepare_many(self, plans: Sequence[tuple[Event, dict[str, Any]]]) -> _Rows:
+        """Links resolved once for a whole bulk change (every record gets the same ones)."""
+        links: dict[int, dict[str, Any]] = {}  # by cleaned changes (one per time zone)
+        prepared = []
+        for current, clean in plans:
+            if id(clean) not in links:
+                links[id(clean)] = self._links(clean)
+            prepared.append(dict(clean) | self._span(clean, current) | links[id(clean)])
+        return prepared
+
+    def _check_change(self, clean: dict[str, Any], current: Event) -> None:
+        self._span(clean, current)  # the new dates in order, for this event's dates and zone
+
+    def _links(self, clean: Mapping[str, Any]) -> dict[str, Any]:
+        """The link fields of cleaned input as ids: terms and linked records named by text are
+        found, or created (inside the caller's transaction)."""
+        fields: dict[str, Any] = {}
         if "categories" in clean:
             fields["categories"] = self._categories.ids_for(clean["categories"])
         if "tags" in clean:
@@ -241,9 +301,10 @@ class EventCollection(PostCollection[Event]):
     ) -> _Ids:
         """Create many events, validated like ``create``; the new ids, in row order.
 
-        Rows are read, validated and written a batch (``settings.bulk_batch_size`` rows) at a
-        time, so memory stays flat however many rows come (any iterable: a generator is not
-        read ahead). A bad row is named in the error (``rows[12].start_date``).
+        ``rows``: mappings of event fields, or a pandas DataFrame (a row per event). Rows are
+        read, validated and written a batch (``settings.bulk_batch_size`` rows) at a time, so
+        memory stays flat however many rows come (any iterable: a generator is not read
+        ahead). A bad row is named in the error (``rows[12].start_date``).
 
         ``atomic`` (the default): the whole load is one transaction; a bad row, a row the
         caller may not write or a storage failure leaves the calendar unchanged, and nobody
@@ -251,9 +312,11 @@ class EventCollection(PostCollection[Event]):
         own, and a failure raises ``BulkIncomplete``, saying how many rows (the first ones,
         whole batches) were committed, with the cause chained.
 
-        ``progress``: ``True`` for a bar, or ``progress(done, total)`` called after each batch
-        (``total`` is ``None`` when ``rows`` has no length).
+        ``progress=True`` shows a bar (tqdm) of the rows written; a callable is called as
+        ``progress(done, total)`` after each batch (``total`` is ``None`` when ``rows`` has no
+        length).
         """
+        rows = dataframe.rows_of(rows) if dataframe.is_dataframe(rows) else rows
         return bulk.bulk_create(self, rows, progress=progress, atomic=atomic)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TextIO
 
 __all__ = ["Advance", "Progress", "ProgressArg", "tracking"]
 
@@ -26,16 +26,23 @@ ProgressArg = bool | Progress | None
 Advance = Callable[[int], None]
 
 
+#: The total from which a bar counts in thousands and millions.
+_SCALED_FROM = 1000
+
+
 def _silent(done: int) -> None:
     """The advance of an operation nobody watches."""
 
 
 @contextmanager
-def tracking(progress: ProgressArg, *, total: int | None, unit: str) -> Iterator[Advance]:
+def tracking(
+    progress: ProgressArg, *, total: int | None, unit: str, file: TextIO | None = None
+) -> Iterator[Advance]:
     """Yields ``advance(done)`` for one operation over ``total`` items (``None``: unknown).
 
     The bar, if any, is closed when the block ends, also on error, so a failed load does not
-    leave a half-drawn bar behind in a notebook.
+    leave a half-drawn bar behind in a notebook. ``file`` is where a text bar is drawn
+    (standard error when ``None``, as tqdm does).
     """
     if progress is None or progress is False:
         yield _silent
@@ -43,7 +50,10 @@ def tracking(progress: ProgressArg, *, total: int | None, unit: str) -> Iterator
     if progress is True:
         from tqdm.auto import tqdm  # optional look: imported only when a bar is wanted
 
-        bar: Any = tqdm(total=total, unit=f" {unit}", unit_scale=True)
+        # Counts in thousands ("20.0k/1.00M") only where they are large: tqdm's scaling
+        # writes a small count as "5.00".
+        scaled = total is None or total >= _SCALED_FROM
+        bar: Any = tqdm(total=total, unit=f" {unit}", unit_scale=scaled, file=file)
         shown = 0
 
         def advance(done: int) -> None:

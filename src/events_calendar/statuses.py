@@ -45,6 +45,7 @@ class Role(StrEnum):
         return _RANKS[self]
 
     def at_least(self, other: Role) -> bool:
+        """Whether this role may do what ``other`` may (roles are nested, as WordPress's)."""
         return self.rank >= other.rank
 
 

@@ -17,7 +17,7 @@ separate, smaller protocol (``UserStore``) that every backend also implements.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Literal, Protocol, TypeVar, runtime_checkable
 
@@ -27,7 +27,10 @@ from .records import Credential, Kind, Record, User
 __all__ = ["Backend", "Family", "Filter", "Storage", "UserStore", "family_of"]
 
 Family = Literal["post", "term", "user", "credential"]
+"""An id sequence: events, venues and organizers share ``post`` ids, as WordPress posts do, so
+``/events/<venue id>`` can say "not an event"; categories and tags share ``term`` ids."""
 Filter = EventFilter | LinkedFilter | TermFilter
+"""A normalised list query, as ``query`` receives it: its ``matches()`` is what it means."""
 R = TypeVar("R", bound=Record)
 
 
@@ -51,7 +54,9 @@ class Storage(Protocol):
         Inside an open transaction it equals nothing."""
         ...
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release connections and pools; a backend holding a pool must not be left to the GC."""
+        ...
 
     def reserve_ids(self, family: Family, count: int = 1) -> range:
         """Reserve ``count`` consecutive ids of a sequence, as part of the current transaction.
@@ -74,6 +79,14 @@ class Storage(Protocol):
 
     def replace(self, record: Record) -> None:
         """Overwrite a stored record (same id, same kind)."""
+        ...
+
+    def replace_many(self, records: Sequence[Record], *, links: bool = True) -> None:
+        """``replace`` for many records, in one transaction: what bulk changes write with
+        (``update_many``), a few statements per batch rather than per record.
+
+        ``links=False`` promises that the records link to what they link to in storage
+        already (a change that touched no link field), so links need not be compared."""
         ...
 
     def remove(self, kind: Kind, record_id: int) -> None:
@@ -121,6 +134,21 @@ class Storage(Protocol):
         number of matches on all pages (``None`` when ``count`` is false)."""
         ...
 
+    # -- import keys (an imported record's identity in the file it came from) --------------
+    def find_import_keys(self, kind: Kind, keys: Collection[str]) -> dict[str, int]:
+        """For each of ``keys`` recorded for that kind (an iCalendar UID, a CSV key value),
+        the id of the record it was imported as; unknown keys are absent. A key may outlive
+        its record (records are deleted without asking about keys): callers check the id."""
+        ...
+
+    def set_import_keys(self, kind: Kind, keys: Mapping[str, int]) -> None:
+        """Record (or move) each key to its record id, in the current transaction."""
+        ...
+
+    def import_keys(self, kind: Kind) -> dict[str, int]:
+        """Every import key of that kind and its record id (backups carry them)."""
+        ...
+
 
 @runtime_checkable
 class UserStore(Protocol):
@@ -130,19 +158,29 @@ class UserStore(Protocol):
         """Raises ``Conflict`` when the login is taken."""
         ...
 
-    def get_user(self, user_id: int) -> User | None: ...
+    def get_user(self, user_id: int) -> User | None:
+        """The user with this id, or ``None``: authors of records may have been removed."""
+        ...
 
-    def find_user(self, login: str) -> User | None: ...
+    def find_user(self, login: str) -> User | None:
+        """The user with this login, or ``None``; the core decides what a miss means."""
+        ...
 
-    def list_users(self) -> list[User]: ...
+    def list_users(self) -> list[User]:
+        """Every user, in id order."""
+        ...
 
     def remove_user(self, user_id: int) -> None:
         """Delete a user and every credential of theirs."""
         ...
 
-    def insert_credential(self, credential: Credential) -> None: ...
+    def insert_credential(self, credential: Credential) -> None:
+        """Store a new credential; only its digest is ever stored, never the secret."""
+        ...
 
-    def find_credential(self, secret_hash: str) -> Credential | None: ...
+    def find_credential(self, secret_hash: str) -> Credential | None:
+        """The credential with this digest: sign-ins look a secret up by its hash alone."""
+        ...
 
     def credentials(self, user_id: int) -> list[Credential]:
         """A user's credentials, oldest first."""

@@ -88,6 +88,7 @@ class UserDirectory:
         return user
 
     def list(self) -> list[User]:
+        """Every user, to full access or an administrator only: logins and roles are not public."""
         self._require_admin()
         return self._ctx.backend.list_users()
 

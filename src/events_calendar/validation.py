@@ -13,11 +13,11 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable, Hashable, Mapping
-from datetime import UTC, datetime, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any, Protocol, cast
 from urllib.parse import urlsplit
 
-from .coerce import as_bool, as_int, as_list, clean_text
+from .coerce import as_bool, as_int, as_list, clean_text, plain, plain_fields
 from .cost import parse_cost
 from .dates import parse_datetime, resolve_zone, zone_name
 from .errors import InvalidParameter, MissingParameter
@@ -26,7 +26,16 @@ from .records import Input, Kind, Organizer, Record, Venue, input_fields
 from .slugs import slugify
 from .statuses import Status
 
-__all__ = ["LinkedData", "Lookup", "RowReader", "read_input"]
+__all__ = [
+    "EMAIL",
+    "IMAGE_EXTENSIONS",
+    "LinkedData",
+    "Lookup",
+    "RowReader",
+    "read_id",
+    "read_input",
+    "read_slug",
+]
 
 #: An inline venue/organizer given on an event: the cleaned fields of a record to create.
 LinkedData = dict[str, Any]
@@ -34,7 +43,8 @@ LinkedData = dict[str, Any]
 #: The texts WordPress's ``rest_is_boolean`` accepts, and what they mean.
 _REST_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
 
-_IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp")
+#: What an image URL's path may end with.
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp")
 
 
 class Lookup(Protocol):
@@ -77,8 +87,10 @@ def read_input(
 
     ``zone`` is the zone dates are read in when ``data`` names no ``timezone`` (the record's own
     zone on update). Returns only the fields given, cleaned; raises ``MissingParameter`` or
-    ``InvalidParameter`` and nothing else.
+    ``InvalidParameter`` and nothing else. numpy and pandas values are read as the plain values
+    they stand for (``coerce.plain``): ``NaN``, ``pd.NA`` and ``pd.NaT`` are ``None``.
     """
+    data = plain_fields(data)
     fields = input_fields(cls)
     extra = {"date_utc"} if "date" in fields else set()
     unknown = sorted(set(data) - set(fields) - extra)
@@ -127,6 +139,8 @@ def read_input(
         except InvalidParameter as bad:
             problems.update(bad.fields)
             codes.update(bad.codes)
+    if "date" in clean and utc_date is not None and _days_apart(clean["date"], utc_date):
+        problems["date_utc"] = "send the same instant as date: at most a day apart from it"
     if problems:
         raise InvalidParameter(problems, codes=codes)
     if "date" in clean and utc_date is not None:
@@ -171,7 +185,7 @@ class RowReader:
     def read(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """``read_input(cls, data, lookup, creating=...)``, the same answer or error."""
         try:
-            return self._fast(data)
+            return self._fast(plain_fields(data))  # numpy, NaN ... as read_input reads them
         except (_Slow, _Invalid, InvalidParameter):
             return read_input(self._cls, data, self._lookup, creating=self._creating)
 
@@ -266,6 +280,41 @@ def _value(reader: _Reader, record_kind: Kind, kind: Input, name: str, value: ob
     if kind in _MARKUP_INPUTS and not reader.lookup.unfiltered_html:
         read = sanitize(name, read, title=kind is Input.NAME)
     return read
+
+
+def read_id(value: object, *, field: str = "id") -> int:
+    """The record id a caller names (an int, a numpy integer, a string of digits).
+
+    A missing value (``None``, ``NaN``, ``pd.NA``) is ``MissingParameter``; anything that is
+    not a whole number (a bool, ``2.5``, ``"abc"``) is ``InvalidParameter``. Ids that name no
+    record are for the caller to refuse.
+    """
+    value = plain(value)
+    if value is None:
+        raise MissingParameter([field])
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    number = as_int(value)
+    if number is None:
+        raise InvalidParameter.one(field, "send a record id: a whole number such as 42")
+    return number
+
+
+def read_slug(value: object) -> str:
+    """The slug a caller names; a missing value is ``MissingParameter``, a non-text one
+    ``InvalidParameter``."""
+    value = plain(value)
+    if value is None:
+        raise MissingParameter(["slug"])
+    if not isinstance(value, str):
+        raise InvalidParameter.one("slug", "send a slug as text, such as 'summer-gala'")
+    return value
+
+
+def _days_apart(local: datetime, utc: datetime) -> bool:
+    """Whether the wall clocks of ``date`` and ``date_utc`` are a day or more apart: no UTC
+    offset joins them (``_as_sent`` could not keep both)."""
+    return abs(local.replace(tzinfo=None) - utc.replace(tzinfo=None)) >= timedelta(days=1)
 
 
 def _as_sent(local: datetime, utc: datetime) -> datetime:
@@ -385,7 +434,7 @@ class _Reader:
                     "send the URL of an image the public can load; this one points at this "
                     "machine or a private network"
                 )
-            if urlsplit(url).path.lower().endswith(_IMAGE_EXTENSIONS):
+            if urlsplit(url).path.lower().endswith(IMAGE_EXTENSIONS):
                 return url
         raise _Invalid(
             "send the URL of an image file (.jpg, .png, .gif, .webp ...); "
@@ -404,7 +453,8 @@ class _Reader:
             if isinstance(item, bool) or not isinstance(item, int | str):
                 raise _Invalid(f"send a list of {kind} ids, names or slugs, not {item!r}")
             number = as_int(item)
-            if number is None and str(item).strip().lstrip("+-").isdigit():
+            digits = str(item).strip().lstrip("+-")
+            if number is None and digits.isascii() and digits.isdigit():
                 raise _Invalid(f"there is no {kind} with id {item}; send an existing id")
             if number is not None:
                 if not self.lookup.exists(kind, number):
@@ -501,11 +551,11 @@ def _empty_link(value: object) -> bool:
 
 #: WordPress's ``is_email``, in one expression: a local part of the characters it allows, an
 #: ``@``, and a domain of at least two dot-separated labels.
-_EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+EMAIL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 
 
 def _email(value: str) -> None:
-    if value and not _EMAIL.fullmatch(value):
+    if value and not EMAIL.fullmatch(value):
         raise _Invalid("send an email address such as 'info@example.org', or '' to clear it")
 
 

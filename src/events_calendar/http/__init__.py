@@ -1,7 +1,7 @@
 """The HTTP adapter (extra ``http``): the reference's ``tribe/events/v1`` REST API over a calendar.
 
-from events_calendar.http import create_app
-app = create_app(ec.connect("sqlite:///events.db"))   # any ASGI server can run it
+    from events_calendar.http import create_app
+    app = create_app(ec.connect("sqlite:///events.db"))   # any ASGI server can run it
 
 ``create_app`` is imported on first use, so ``events_calendar.http.errors`` (the mapping from
 errors to statuses, which the backend contract suite reads) needs no web framework.

@@ -13,10 +13,12 @@ from typing import Any
 
 from starlette.responses import Response
 
+from ..coerce import is_truthy
 from ..queries import EventQuery, LinkedQuery, TermQuery
 from ..records import RECORD_CLASSES, Category, Event, Tag
 from .call import Call
 from .envelope import envelope, event_query_params, linked_query_params, term_query_params
+from .feed import feed_events
 from .meta import index_body, route_body
 from .openapi import openapi_document
 from .routes_spec import Action, Endpoint, Route
@@ -49,6 +51,8 @@ def _event(call: Call, event: Event, *, single: bool = False, status: int = 200)
 
 
 def list_events(call: Call) -> Response:
+    if is_truthy(call.params.get("ical")):  # the reference's ``?ical=1`` on its event list
+        return feed_events(call)
     page = call.cal.events.list(EventQuery(**call.only(EventQuery)))
     related = call.cal.events.related(page.items)
     items = [call.wire.event(e, related) for e in page.items]
@@ -193,6 +197,7 @@ _HANDLERS: dict[tuple[str, Action, bool], Handler] = {
     ("event", "read", True): get_event_by_slug,
     ("event", "update", True): update_event_by_slug,
     ("event", "delete", True): delete_event_by_slug,
+    ("event", "feed", False): feed_events,
     ("linked", "list", False): list_linked,
     ("linked", "create", False): create_linked,
     ("linked", "read", False): get_linked,

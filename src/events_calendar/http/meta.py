@@ -52,7 +52,7 @@ def index_body(urls: Urls, calendar: Calendar) -> dict[str, Any]:
     """The body of ``GET /<ns>``: every route of the namespace, in registration order."""
     return {
         "namespace": urls.namespace,
-        "routes": {_key(r, urls): _entry(r, urls, calendar) for r in ROUTES},
+        "routes": {_key(r, urls): _entry(r, urls, calendar) for r in ROUTES if r.indexed},
         "_links": {"up": [{"href": urls.api_root}]},
     }
 

@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..calendar import Calendar
 from .cache import CachedResponse, ResponseCache, cacheable
+from .conditional import not_modified
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
 
@@ -69,8 +70,13 @@ class CacheAnonymousReads:
         hit = self.cache.get(key, generation)
         if hit is not None:
             headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in hit.headers]
-            await send({"type": "http.response.start", "status": hit.status, "headers": headers})
-            await send({"type": "http.response.body", "body": hit.body})
+            kept = {k.lower(): v for k, v in hit.headers}
+            fresh = not_modified(Request(scope).headers, kept)  # the feed's validators
+            status, body = (304, b"") if fresh else (hit.status, hit.body)
+            if fresh:
+                headers = [(k, v) for k, v in headers if k.lower() != b"content-length"]
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
             return
         started: Message = {}
         chunks: list[bytes] = []

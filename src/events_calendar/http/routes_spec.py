@@ -70,7 +70,7 @@ __all__ = [
 ]
 
 Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
-Action = Literal["index", "doc", "list", "create", "read", "update", "delete"]
+Action = Literal["index", "doc", "list", "create", "read", "update", "delete", "feed"]
 Location = Literal["path", "query", "body"]
 
 READ_METHODS: tuple[Method, ...] = ("GET",)
@@ -124,6 +124,9 @@ class Route:
     pattern: str
     kind: Kind | None
     endpoints: tuple[Endpoint, ...]
+    #: False for a route of this library only (the .ics feed): the namespace index, which
+    #: the reference's clients read, lists the reference's routes.
+    indexed: bool = True
 
     @property
     def methods(self) -> list[Method]:
@@ -316,6 +319,12 @@ def _routes() -> tuple[Route, ...]:
     routes = [Route("/", None, (index,)), Route("/doc", None, (Endpoint("doc", READ_METHODS),))]
     for kind in KINDS:
         routes.extend(_kind_routes(kind))
+    # This library's own routes, after the reference's: the subscription feed (http.feed),
+    # which takes the filters of the event list (all of its pages: no paging arguments).
+    listing = next(r for r in routes if r.pattern == "/events").endpoints[0]
+    filters = tuple(a for a in listing.args if a.name not in ("page", "per_page"))
+    feed = Endpoint("feed", READ_METHODS, filters)
+    routes.append(Route("/events.ics", "event", (feed,), indexed=False))
     return tuple(routes)
 
 

@@ -17,14 +17,15 @@ from events_calendar.storage import Backend
 
 __all__ = ["NOW", "ContractBase"]
 
-#: The instant every contract test runs at: 2026-11-22 10:00 UTC (a Sunday).
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+"""The instant every contract test runs at (a Sunday), so no test depends on the day it runs."""
 
 
 class ContractBase:
     """Subclass and implement ``make_backend`` to run the suite on a backend."""
 
     def make_backend(self) -> Backend:
+        """A new, empty backend for one test: the one method a backend's test class writes."""
         raise NotImplementedError
 
     @pytest.fixture

@@ -117,6 +117,7 @@ class DifferentialMachine(RuleBasedStateMachine):
     operations. Subclass and implement ``make_backend``."""
 
     def make_backend(self) -> Backend:
+        """A new, empty backend under test; the reference side is always a ``MemoryBackend``."""
         raise NotImplementedError
 
     @initialize()

@@ -1,0 +1,366 @@
+"""Reading iCalendar (RFC 5545) files into import rows: one ``SourceRow`` per VEVENT occurrence.
+
+The reader knows the format and nothing of storage (see ``rows``). Its rules, documented for
+users in ``docs/icalendar.md``:
+
+- **Times.** A ``TZID`` names the event's zone: an IANA name, one of this library's offset
+  labels (``UTC+2``, as its own export writes them) or a Windows name that ``icalendar`` maps to
+  IANA (``W. Europe Standard Time``). A zone only its VTIMEZONE describes keeps the instant and
+  is shown in the fallback zone. UTC times (``Z``) are UTC events, and floating times and
+  all-day dates are read in the file's ``X-WR-TIMEZONE``, else ``zone``, else they are left
+  naive so that the calendar reads them in its own zone. A file's ``X-WR-TIMEZONE`` turns its
+  UTC times into that zone, as Google Calendar means it.
+- **All-day.** ``DATE`` values with an exclusive ``DTEND`` become the library's all-day event,
+  which runs from 00:00:00 of the first day to 23:59:59 of the last.
+- **Recurrence.** A series (``RRULE``/``RDATE`` with ``EXDATE`` and ``RECURRENCE-ID``
+  overrides) becomes one row per occurrence inside a bounded window, expanded by
+  ``recurring-ical-events``; a series with more than ``MAX_OCCURRENCES`` occurrences there is
+  refused rather than flooding the calendar.
+- **Mapping.** SUMMARY, DESCRIPTION, LOCATION (a venue by name), ORGANIZER (CN and mailto),
+  CATEGORIES, URL (http and https only) and STATUS (``CANCELLED`` makes a draft). GEO and
+  TRANSP have no place in the records and are ignored.
+
+``icalendar`` and friends are imported here only, so ``import events_calendar`` stays light.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from itertools import islice
+from typing import Any
+from urllib.parse import unquote, urlsplit
+from zoneinfo import ZoneInfo
+
+import icalendar
+import recurring_ical_events
+import x_wr_timezone
+from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
+
+from ..dates import SystemClock, default_window, resolve_zone, zone_name
+from ..errors import InvalidParameter
+from .rows import SourceRow, UnreadableFile
+
+__all__ = ["MAX_OCCURRENCES", "TIMEZONE_PROPERTY", "count_vevents", "read_rows"]
+
+#: The most occurrences one series may bring in from its window.
+MAX_OCCURRENCES = 5000
+#: The zone of an all-day event, written by ``ical_write`` beside its DATE values (which
+#: cannot carry a TZID) so that the day boundaries survive a round trip.
+TIMEZONE_PROPERTY = "X-EVENTS-CALENDAR-TIMEZONE"
+
+_Window = tuple[datetime, datetime]
+
+
+class _Refused(Exception):
+    """Internal: why one VEVENT cannot be imported."""
+
+
+def count_vevents(data: bytes, *, where: str) -> int:
+    """How many VEVENT components the file holds (recurring series count once)."""
+    return sum(len(c.walk("VEVENT")) for c in _calendars(data, where))
+
+
+def read_rows(
+    data: bytes,
+    *,
+    where: str,
+    window: _Window | None = None,
+    zone: tzinfo | None = None,
+) -> Iterator[SourceRow]:
+    """One ``SourceRow(kind="event")`` per VEVENT occurrence of ``data``, in file order.
+
+    ``where`` names the file in errors; ``window`` bounds the expansion of recurring events
+    (default: ``dates.default_window`` at the system clock, yesterday to 24 months ahead, in
+    ``zone`` or UTC); ``zone`` reads floating times when the file names no zone. Raises
+    ``UnreadableFile`` when ``data`` is not an iCalendar file at all.
+    """
+    calendars = _calendars(data, where)  # raises now, not at the first row
+    bounds = window or default_window(SystemClock().now(), zone or UTC)
+    return (row for calendar in calendars for row in _Reader(calendar, zone).rows(bounds))
+
+
+# --- the file ------------------------------------------------------------------------------
+
+
+def _calendars(data: bytes, where: str) -> list[icalendar.Calendar]:
+    """The VCALENDARs of a file, or ``UnreadableFile`` saying in one sentence what is wrong."""
+    if b"\x00" in data[:65536]:
+        raise UnreadableFile(where, "this is a binary file, not an iCalendar (.ics) file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as bad:
+        raise UnreadableFile(
+            where,
+            f"the file is not UTF-8 text (byte 0x{data[bad.start]:02X} at offset {bad.start}); "
+            "iCalendar files are UTF-8, so save it as UTF-8 and import it again",
+        ) from None
+    stripped = text.strip()
+    if not stripped.upper().startswith("BEGIN:VCALENDAR"):
+        raise UnreadableFile(
+            where, "this is not an iCalendar file: it does not begin with BEGIN:VCALENDAR"
+        )
+    if not stripped.upper().endswith("END:VCALENDAR"):
+        raise UnreadableFile(
+            where, "the iCalendar file is truncated: it does not end with END:VCALENDAR"
+        )
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            found = icalendar.Calendar.from_ical(text, multiple=True)
+    except (ValueError, KeyError, IndexError) as bad:
+        raise UnreadableFile(
+            where, f"the iCalendar file cannot be read: {_first_line(bad)}"
+        ) from None
+    calendars = [c for c in found if isinstance(c, icalendar.Calendar)]
+    if not calendars:
+        raise UnreadableFile(
+            where, "the iCalendar file cannot be read: its BEGIN and END lines do not pair up"
+        )
+    return calendars
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0][:200] if text else type(error).__name__
+
+
+# --- one calendar --------------------------------------------------------------------------
+
+
+class _Reader:
+    """The VEVENTs of one VCALENDAR, read with the zones it declares."""
+
+    def __init__(self, calendar: icalendar.Calendar, zone: tzinfo | None) -> None:
+        declared = _named_zone(calendar.get("X-WR-TIMEZONE"))
+        self.floating = declared or zone
+        self.fallback = self.floating or UTC
+        self.calendar = calendar
+        if declared is not None:  # an X-WR-TIMEZONE no zone database knows is ignored
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.calendar = x_wr_timezone.to_standard(calendar, timezone=declared)
+
+    def rows(self, window: _Window) -> Iterator[SourceRow]:
+        events = self.calendar.events
+        series = {_uid(e) for e in events if _is_series(e)}
+        done: set[str] = set()
+        for number, event in enumerate(events, 1):
+            uid = _uid(event)
+            if not uid:
+                yield SourceRow(f"VEVENT {number}", "event", refused="it has no UID")
+            elif uid not in series:
+                suffix = _recurrence_key(event.get("RECURRENCE-ID"))
+                yield self._row(event, uid, suffix)
+            elif uid not in done:
+                done.add(uid)
+                yield from self._occurrences(uid, window)
+
+    def _row(self, event: icalendar.Event, uid: str, suffix: str | None) -> SourceRow:
+        where = f"UID {uid}" + (f" {suffix}" if suffix else "")
+        key = f"uid:{uid}" + (f"#{suffix}" if suffix else "")
+        try:
+            fields = self._fields(event)
+        except _Refused as why:
+            return SourceRow(where, "event", key=key, refused=str(why))
+        return SourceRow(where, "event", fields, key=key)
+
+    def _occurrences(self, uid: str, window: _Window) -> Iterator[SourceRow]:
+        """The occurrences of one series inside the window, overrides applied, in order."""
+        subset = icalendar.Calendar()
+        for component in self.calendar.subcomponents:
+            if component.name == "VTIMEZONE" or _uid(component) == uid:
+                subset.add_component(component)
+        refused: str | None = None
+        found: list[Any] = []
+        try:
+            refused = _runaway_rule(subset)
+            if refused is None:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    # Each series' ``between`` is a generator: at most one more occurrence
+                    # than allowed is ever computed.
+                    for series in recurring_ical_events.of(subset).series:
+                        found.extend(islice(series.between(*window), MAX_OCCURRENCES + 1))
+        except Exception as bad:  # any fault of a third-party rule engine is one refusal
+            refused = f"its recurrence cannot be expanded: {_first_line(bad)}"
+        if refused is None and len(found) > MAX_OCCURRENCES:
+            refused = (
+                f"the series has more than {MAX_OCCURRENCES} occurrences in the import window; "
+                "import a shorter window"
+            )
+        if refused is not None:
+            yield SourceRow(f"UID {uid}", "event", key=f"uid:{uid}", refused=refused)
+            return
+        for occurrence in sorted(found):
+            event = occurrence.as_component(False)
+            yield self._row(event, uid, _recurrence_key(event.get("RECURRENCE-ID")))
+
+    # -- fields ------------------------------------------------------------------------------
+    def _fields(self, event: icalendar.Event) -> dict[str, Any]:
+        title = _text(event.get("SUMMARY"))
+        if not title:
+            raise _Refused("it has no SUMMARY (the event's title)")
+        fields: dict[str, Any] = {"title": title} | self._span(event)
+        description = _text(event.get("DESCRIPTION"))
+        if description:
+            fields["description"] = description
+        location = _text(event.get("LOCATION"))
+        if location:
+            fields["venue"] = {"venue": location}
+        organizers = _organizers(event.get("ORGANIZER"))
+        if organizers:
+            fields["organizer"] = organizers
+        categories = _categories(event.get("CATEGORIES"))
+        if categories:
+            fields["categories"] = categories
+        website = _text(event.get("URL"))
+        if urlsplit(website).scheme in ("http", "https"):
+            fields["website"] = website
+        if _text(event.get("STATUS")).upper() == "CANCELLED":
+            fields["status"] = "draft"
+        return fields
+
+    def _span(self, event: icalendar.Event) -> dict[str, Any]:
+        """``start_date``, ``end_date``, ``timezone`` and ``all_day`` of one VEVENT."""
+        if event.get("DTSTART") is None:
+            raise _Refused("it has no DTSTART (the event's start)")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                start, end = event.start, event.end
+        except (ValueError, TypeError) as bad:
+            raise _Refused(f"its dates cannot be read: {_first_line(bad)}") from None
+        if not isinstance(start, datetime):
+            if isinstance(end, datetime):
+                raise _Refused("DTSTART is a date but DTEND is a date-time; send both alike")
+            last = max(start, end - timedelta(days=1))
+            zone = _named_zone(event.get(TIMEZONE_PROPERTY)) or self.floating
+            span: dict[str, Any] = {"start_date": _midnight(start, zone), "all_day": True}
+            span["end_date"] = _midnight(last, zone)
+            if zone is not None:
+                span["timezone"] = zone_name(zone)
+            return span
+        if not isinstance(end, datetime):
+            raise _Refused("DTSTART is a date-time but DTEND is a date; send both alike")
+        tzid = event["DTSTART"].params.get("TZID")
+        dtend = event.get("DTEND")
+        start = _on_named_clock(start, tzid)
+        end = _on_named_clock(end, dtend.params.get("TZID") if dtend is not None else tzid)
+        zone = _named_zone(event.get(TIMEZONE_PROPERTY)) or self._zone(start, tzid)
+        if zone is None:  # floating, and no zone to read it in: the calendar's own
+            return {"start_date": start, "end_date": end.replace(tzinfo=None)}
+        return {
+            "start_date": _in_zone(start, zone),
+            "end_date": _in_zone(end, zone),
+            "timezone": zone_name(zone),
+        }
+
+    def _zone(self, value: datetime, tzid: str | None) -> tzinfo | None:
+        """The zone a date-time is shown in (see the module docstring)."""
+        if value.tzinfo is None:
+            if tzid and _named_zone(tzid) is None:
+                raise _Refused(f"its time zone {tzid!r} is unknown and the file describes none")
+            return _named_zone(tzid) or self.floating
+        key = value.tzinfo.key if isinstance(value.tzinfo, ZoneInfo) else None
+        return _named_zone(key) or _named_zone(tzid) or self.fallback
+
+
+#: Rule parts that repeat an event more than a few times an hour: no calendar event does, and
+#: the rule engine would compute every repetition since the series began.
+_RUNAWAY = {"FREQ": {"SECONDLY", "MINUTELY"}, "BYSECOND": None}
+
+
+def _runaway_rule(series: icalendar.Calendar) -> str | None:
+    """Why a series' RRULE is refused before it is expanded, or ``None``."""
+    for event in series.walk("VEVENT"):
+        rules = event.get("RRULE")
+        for rule in rules if isinstance(rules, list) else [rules] if rules is not None else []:
+            for part, values in _RUNAWAY.items():
+                given = {str(v).upper() for v in rule.get(part, [])}
+                if given and (values is None or given & values):
+                    return (
+                        f"its RRULE repeats it every second or minute ({part}="
+                        f"{','.join(sorted(given))}); import no more than hourly repetitions"
+                    )
+    return None
+
+
+def _uid(component: icalendar.Component) -> str:
+    return str(component.get("UID", "")).strip()
+
+
+def _is_series(event: icalendar.Event) -> bool:
+    return "RRULE" in event or "RDATE" in event
+
+
+def _named_zone(name: object) -> tzinfo | None:
+    """The zone ``resolve_zone`` knows by this name (or, for a Windows zone name such as
+    Outlook writes, by its IANA equivalent), else ``None``."""
+    text = "" if name is None else str(name).strip()
+    for candidate in (text, WINDOWS_TO_OLSON.get(text, "")):
+        if candidate:
+            try:
+                return resolve_zone(candidate)
+            except InvalidParameter:
+                pass
+    return None
+
+
+def _on_named_clock(value: datetime, tzid: str | None) -> datetime:
+    """A date-time whose TZID names a zone this library knows, read as that zone's wall clock
+    (the first of a repeated hour, as RFC 5545 3.3.5 says), not by the file's VTIMEZONE: a
+    VTIMEZONE may place a transition an hour off, and the zone database does not."""
+    named = _named_zone(tzid) if value.tzinfo is not None else None
+    return value.replace(tzinfo=named, fold=0) if named is not None else value
+
+
+def _in_zone(value: datetime, zone: tzinfo) -> datetime:
+    return value.replace(tzinfo=zone) if value.tzinfo is None else value.astimezone(zone)
+
+
+def _midnight(day: date, zone: tzinfo | None) -> datetime:
+    return datetime.combine(day, time(), tzinfo=zone)
+
+
+def _recurrence_key(prop: Any) -> str | None:
+    """An occurrence's identity within its series: its RECURRENCE-ID, in UTC when it is an
+    instant (``20310105T180000Z``), else as written (a date, or a floating time)."""
+    if prop is None:
+        return None
+    value: date | datetime = prop.dt
+    if not isinstance(value, datetime):
+        return value.strftime("%Y%m%d")
+    if value.tzinfo is None:
+        return value.strftime("%Y%m%dT%H%M%S")
+    return value.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):  # a property given twice: the first one counts
+        value = value[0] if value else ""
+    return str(value).strip()
+
+
+def _organizers(value: Any) -> list[dict[str, str]]:
+    """ORGANIZER as inline organizer data: the CN as the name, the mailto address as email."""
+    found: list[dict[str, str]] = []
+    for prop in value if isinstance(value, list) else [value] if value is not None else []:
+        address = str(prop).strip()
+        email = unquote(address[7:]).strip() if address.lower().startswith("mailto:") else ""
+        name = str(getattr(prop, "params", {}).get("CN", "")).strip() or email
+        if name:
+            found.append(
+                {"organizer": name, "email": email} if "@" in email else {"organizer": name}
+            )
+    return found
+
+
+def _categories(value: Any) -> list[str]:
+    names: list[str] = []
+    for prop in value if isinstance(value, list) else [value] if value is not None else []:
+        names.extend(str(c).strip() for c in getattr(prop, "cats", [prop]))
+    return list(dict.fromkeys(n for n in names if n))

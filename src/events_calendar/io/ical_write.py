@@ -1,0 +1,168 @@
+"""Writing events as an iCalendar (RFC 5545) file that calendar applications import.
+
+What Google Calendar, Outlook and Apple Calendar need, and what this writes (the mapping is in
+``docs/icalendar.md``): ``PRODID``, ``VERSION``, ``CALSCALE`` and ``METHOD:PUBLISH``; one
+VTIMEZONE per zone the events use, generated from the zone database over the years the events
+span (``icalendar.Timezone.from_tzinfo``); times as wall clock plus ``TZID`` (UTC events,
+and the second of a repeated hour, as ``Z`` times); all-day events as ``DATE`` values with an
+exclusive ``DTEND``; UIDs ``event-<id>@events-calendar``, which stay the same from one export
+to the next, so a subscribed calendar updates events instead of duplicating them.
+
+The output depends only on the events (``DTSTAMP`` is the event's last modification, not the
+time of the export): the same events give the same bytes, which is what lets the feed answer
+``304 Not Modified``. Folding and CRLF line ends are the ``icalendar`` package's; TEXT is
+escaped here (``_escaped``).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import icalendar
+
+from ..dates import resolve_zone
+from ..records import Event
+from .ical_read import TIMEZONE_PROPERTY
+
+if TYPE_CHECKING:
+    from ..calendar import Calendar
+    from ..events import Related
+
+__all__ = ["PRODID", "event_uid", "write_events"]
+
+PRODID = "-//events-calendar//events-calendar//EN"
+_UID = "event-{}@events-calendar"
+
+
+def event_uid(event_id: int) -> str:
+    """The UID an event has in every export (the import engine reads it back to the id)."""
+    return _UID.format(event_id)
+
+
+def write_events(cal: Calendar, events: Iterable[Event]) -> bytes:
+    """The events as one VCALENDAR (UTF-8 bytes, CRLF line ends, lines folded)."""
+    events = list(events)
+    related = cal.events.related(events)
+    document = icalendar.Calendar()
+    document.add("PRODID", PRODID)
+    document.add("VERSION", "2.0")
+    document.add("CALSCALE", "GREGORIAN")
+    document.add("METHOD", "PUBLISH")
+    for timezone in _timezones(events):
+        document.add_component(timezone)
+    for event in events:
+        document.add_component(_vevent(event, related))
+    return bytes(document.to_ical())
+
+
+def _timezones(events: list[Event]) -> list[icalendar.Timezone]:
+    """One VTIMEZONE per zone a timed event uses (UTC needs none), covering the events' years."""
+    zones = sorted({e.timezone for e in events if not e.all_day and e.timezone != "UTC"})
+    if not zones:
+        return []
+    first = min(e.utc_start_date for e in events).year - 1
+    last = max(e.utc_end_date for e in events).year + 2
+    return [_timezone(name, first, last) for name in zones]
+
+
+@lru_cache(maxsize=128)
+def _timezone(name: str, first_year: int, last_year: int) -> icalendar.Timezone:
+    """A zone's VTIMEZONE (slow to compute, so kept)."""
+    return icalendar.Timezone.from_tzinfo(
+        resolve_zone(name),
+        tzid=name,
+        first_date=date(max(first_year, 1), 1, 1),
+        last_date=date(min(last_year, 9999), 1, 1),
+    )
+
+
+def _vevent(event: Event, related: Related) -> icalendar.Event:
+    vevent = icalendar.Event()
+    vevent.add("UID", event_uid(event.id))
+    vevent.add("DTSTAMP", event.modified_utc.astimezone(UTC))
+    if event.all_day:
+        first, last = event.start_date.date(), event.end_date.date()
+        vevent.add("DTSTART", first)
+        vevent.add("DTEND", last + timedelta(days=1))
+        vevent.add(TIMEZONE_PROPERTY, event.timezone)
+    elif event.timezone == "UTC":
+        vevent.add("DTSTART", event.utc_start_date)
+        vevent.add("DTEND", event.utc_end_date)
+    else:
+        zone = {"TZID": event.timezone}
+        for name, value in (("DTSTART", event.start_date), ("DTEND", event.end_date)):
+            if _first_of_its_wall_time(value):
+                vevent.add(name, value.replace(tzinfo=None, fold=0), parameters=zone)
+            else:  # the second 02:30 of a night the clocks go back: no wall time names it
+                vevent.add(name, value.astimezone(UTC))
+                if TIMEZONE_PROPERTY not in vevent:
+                    vevent.add(TIMEZONE_PROPERTY, event.timezone)
+    vevent.add("SUMMARY", _Text(event.title))
+    description = plain_text(event.description)
+    if description:
+        vevent.add("DESCRIPTION", _Text(description))
+    venues = related.venues_of(event)
+    if venues:
+        vevent.add("LOCATION", _Text(venues[0].venue))
+    with_email = [o for o in related.organizers_of(event) if o.email]
+    if with_email:
+        organizer = with_email[0]
+        address = icalendar.vCalAddress(f"mailto:{organizer.email}")
+        address.params["CN"] = organizer.organizer
+        vevent.add("ORGANIZER", address)
+    categories = [c.name for c in related.categories_of(event)]
+    if categories:
+        vevent.add("CATEGORIES", _Categories(categories))
+    if event.website:
+        vevent.add("URL", event.website)
+    vevent.add("LAST-MODIFIED", event.modified_utc.astimezone(UTC))
+    return vevent
+
+
+def _first_of_its_wall_time(value: datetime) -> bool:
+    """Whether ``value``'s wall clock with its TZID names it: a TZID time in a repeated hour
+    is the first of the two (RFC 5545 3.3.5), so the second is written in UTC instead."""
+    return value.replace(fold=0).astimezone(UTC) == value.astimezone(UTC)
+
+
+def _escaped(text: str) -> str:
+    """TEXT as RFC 5545 3.3.11 escapes it: backslash, semicolon, comma and line breaks.
+
+    ``icalendar``'s own escaping reads a literal ``\\N`` in the text as a line break, so a
+    title such as ``C:\\New`` would not come back as written.
+    """
+    text = text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
+
+
+class _Text(icalendar.vText):
+    """A TEXT value escaped by ``_escaped``."""
+
+    def to_ical(self) -> bytes:
+        return _escaped(str(self)).encode()
+
+
+class _Categories(icalendar.vCategory):
+    """CATEGORIES whose names are escaped by ``_escaped``."""
+
+    def to_ical(self) -> bytes:
+        return ",".join(_escaped(str(name)) for name in self.cats).encode()
+
+
+_BREAKS = re.compile(r"<\s*(?:br|/p|/div|/li|/h[1-6]|/tr)\b[^>]*>", re.IGNORECASE)
+_TAGS = re.compile(r"<[^>]*>")
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def plain_text(markup: str) -> str:
+    """An event description as the plain text DESCRIPTION holds: tags out, entities read,
+    line breaks where paragraphs and breaks were (calendar applications show it as text)."""
+    if "<" not in markup and "&" not in markup:
+        return markup.strip()
+    text = _TAGS.sub("", _BREAKS.sub("\n", markup))
+    return _BLANK_LINES.sub("\n\n", html.unescape(text)).strip()

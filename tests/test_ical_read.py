@@ -1,0 +1,408 @@
+"""Reading .ics files into import rows (``events_calendar.io.ical.read_rows``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from events_calendar import connect
+from events_calendar.dates import resolve_zone
+from events_calendar.io.ical import MAX_OCCURRENCES, count_vevents, read_rows
+from events_calendar.io.rows import SourceRow, UnreadableFile
+
+DATA = Path(__file__).parent / "data" / "ical"
+WINDOW = (datetime(2031, 1, 1, tzinfo=UTC), datetime(2032, 1, 1, tzinfo=UTC))
+PARIS = ZoneInfo("Europe/Paris")
+LONDON = ZoneInfo("Europe/London")
+NEW_YORK = ZoneInfo("America/New_York")
+
+
+def naive(*parts: int) -> datetime:
+    """A wall time with no zone: what floating times and all-day dates are read as."""
+    return datetime(*parts)  # noqa: DTZ001 - floating on purpose
+
+
+def rows(name: str, **options: object) -> list[SourceRow]:
+    """The rows of one fixture, read over 2031."""
+    data = (DATA / name).read_bytes()
+    return list(read_rows(data, where=name, window=WINDOW, **options))  # type: ignore[arg-type]
+
+
+def test_a_google_export_maps_every_property() -> None:
+    """A Google event with TZID, organizer, categories, URL and escapes becomes create() fields."""
+    expected = SourceRow(
+        "UID 0a1b2c3d4e5f@google.com",
+        "event",
+        {
+            "title": "Summer jam session",
+            "start_date": datetime(2031, 6, 14, 20, 30, tzinfo=PARIS),
+            "end_date": datetime(2031, 6, 14, 23, 30, tzinfo=PARIS),
+            "timezone": "Europe/Paris",
+            "description": "Doors at 20:00, music at 20:30.\nBring a friend; it's free.",
+            "venue": {"venue": "Le Duc des Lombards"},
+            "organizer": [{"organizer": "Jazz Club Paris", "email": "hello@jazzclub.example.org"}],
+            "categories": ["Jazz", "Live music"],
+            "website": "https://jazzclub.example.org/jam",
+        },
+        key="uid:0a1b2c3d4e5f@google.com",
+    )
+    assert expected == rows("google.ics")[0]
+
+
+def test_utc_times_of_a_google_export_take_its_calendar_zone() -> None:
+    """With X-WR-TIMEZONE, a ``Z`` time is shown in that zone (what Google means by it)."""
+    fields = rows("google.ics")[1].fields
+    assert (datetime(2031, 6, 20, 19, 0, tzinfo=PARIS), "Europe/Paris") == (
+        fields["start_date"],
+        fields["timezone"],
+    )
+
+
+def test_tentative_and_transparent_events_are_published_like_any_other() -> None:
+    """STATUS:TENTATIVE and TRANSP:TRANSPARENT set no field."""
+    assert ["title", "start_date", "end_date", "timezone"] == list(rows("google.ics")[1].fields)
+
+
+def test_an_outlook_windows_zone_name_becomes_its_iana_zone() -> None:
+    """``TZID="Eastern Standard Time"`` (with Outlook's VTIMEZONE) is America/New_York."""
+    fields = rows("outlook.ics")[0].fields
+    assert (
+        datetime(2031, 3, 10, 9, 30, tzinfo=NEW_YORK),
+        datetime(2031, 3, 10, 11, 0, tzinfo=NEW_YORK),
+        "America/New_York",
+    ) == (fields["start_date"], fields["end_date"], fields["timezone"])
+
+
+def test_an_all_day_event_ends_on_the_day_before_its_exclusive_dtend() -> None:
+    """DATE values 2031-04-03 to 2031-04-05 are the all-day event of 3 and 4 April."""
+    expected = {
+        "title": "Spring fair",
+        "start_date": naive(2031, 4, 3),
+        "all_day": True,
+        "end_date": naive(2031, 4, 4),
+    }
+    assert expected == rows("outlook.ics")[1].fields
+
+
+def test_an_all_day_event_without_dtend_lasts_one_day() -> None:
+    """A DATE DTSTART alone is one day long (RFC 5545 3.6.1)."""
+    fields = rows("allday.ics")[1].fields
+    assert (naive(2031, 8, 15), naive(2031, 8, 15)) == (
+        fields["start_date"],
+        fields["end_date"],
+    )
+
+
+def test_all_day_dates_are_read_in_the_given_zone() -> None:
+    """With ``zone``, all-day dates are midnights of that zone, which the event takes."""
+    fields = rows("allday.ics", zone=NEW_YORK)[0].fields
+    assert (
+        datetime(2031, 8, 1, tzinfo=NEW_YORK),
+        datetime(2031, 8, 3, tzinfo=NEW_YORK),
+        "America/New_York",
+    ) == (fields["start_date"], fields["end_date"], fields["timezone"])
+
+
+def test_floating_times_are_left_to_the_calendar_zone_without_a_zone() -> None:
+    """Floating times stay naive, without ``timezone``: the calendar reads them in its zone."""
+    expected = {
+        "title": "Morning yoga",
+        "start_date": naive(2031, 7, 1, 9, 0),
+        "end_date": naive(2031, 7, 1, 10, 30),
+    }
+    assert expected == rows("floating.ics")[0].fields
+
+
+def test_floating_times_are_read_in_the_given_zone() -> None:
+    """With ``zone``, floating times are wall times of that zone."""
+    fields = rows("floating.ics", zone=LONDON)[0].fields
+    assert (datetime(2031, 7, 1, 9, 0, tzinfo=LONDON), "Europe/London") == (
+        fields["start_date"],
+        fields["timezone"],
+    )
+
+
+def test_duration_gives_the_end_of_a_timed_event() -> None:
+    """DTSTART 13:00 with DURATION:PT2H30M ends at 15:30 in the same zone."""
+    fields = rows("duration.ics")[0].fields
+    assert datetime(2031, 9, 10, 15, 30, tzinfo=NEW_YORK) == fields["end_date"]
+
+
+def test_duration_in_days_gives_the_last_day_of_an_all_day_event() -> None:
+    """A DATE DTSTART with DURATION:P2D covers two days."""
+    fields = rows("duration.ics")[1].fields
+    assert (naive(2031, 9, 20), naive(2031, 9, 21), True) == (
+        fields["start_date"],
+        fields["end_date"],
+        fields["all_day"],
+    )
+
+
+def test_a_weekly_series_expands_without_its_exdate() -> None:
+    """RRULE COUNT=5 less one EXDATE: four occurrences, keyed by their recurrence ids."""
+    keys = [r.key for r in rows("recurring.ics") if r.where.startswith("UID choir")]
+    assert [
+        "uid:choir@example.org#20310106T193000Z",
+        "uid:choir@example.org#20310120T193000Z",
+        "uid:choir@example.org#20310127T193000Z",
+        "uid:choir@example.org#20310203T193000Z",
+    ] == keys
+
+
+def test_a_recurrence_id_override_replaces_its_occurrence() -> None:
+    """The occurrence of 20 January comes from its override: moved to the 21st, new title."""
+    moved = rows("recurring.ics")[1]
+    assert (
+        SourceRow(
+            "UID choir@example.org 20310120T193000Z",
+            "event",
+            {
+                "title": "Choir practice (moved to Tuesday)",
+                "start_date": datetime(2031, 1, 21, 20, 0, tzinfo=LONDON),
+                "end_date": datetime(2031, 1, 21, 21, 30, tzinfo=LONDON),
+                "timezone": "Europe/London",
+                "venue": {"venue": "St Mary's Hall"},
+            },
+            key="uid:choir@example.org#20310120T193000Z",
+        )
+        == moved
+    )
+
+
+def test_a_cancelled_occurrence_becomes_a_draft() -> None:
+    """STATUS:CANCELLED maps to ``status="draft"``: imported, never shown publicly."""
+    assert "draft" == rows("recurring.ics")[2].fields["status"]
+
+
+def test_rdate_adds_occurrences_with_the_series_duration() -> None:
+    """DTSTART plus two RDATEs, each one hour long (DURATION:PT1H)."""
+    talks = [r.fields for r in rows("recurring.ics") if r.where.startswith("UID talks")]
+    assert [
+        (datetime(2031, 3, 5, 18, tzinfo=UTC), datetime(2031, 3, 5, 19, tzinfo=UTC)),
+        (datetime(2031, 3, 12, 18, tzinfo=UTC), datetime(2031, 3, 12, 19, tzinfo=UTC)),
+        (datetime(2031, 4, 2, 17, tzinfo=UTC), datetime(2031, 4, 2, 18, tzinfo=UTC)),
+    ] == [(f["start_date"], f["end_date"]) for f in talks]
+
+
+def test_a_series_is_expanded_only_inside_the_window() -> None:
+    """A window of January 2031 keeps the three January occurrences of the choir."""
+    data = (DATA / "recurring.ics").read_bytes()
+    january = (datetime(2031, 1, 1, tzinfo=UTC), datetime(2031, 2, 1, tzinfo=UTC))
+    found = [r.where for r in read_rows(data, where="f", window=january)]
+    assert [
+        "UID choir@example.org 20310106T193000Z",
+        "UID choir@example.org 20310120T193000Z",
+        "UID choir@example.org 20310127T193000Z",
+    ] == found
+
+
+def one_event(*lines: str, calendar: tuple[str, ...] = ()) -> bytes:
+    """A file of one VEVENT of these content lines, in a VCALENDAR with these properties."""
+    head = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN", *calendar]
+    event = ["BEGIN:VEVENT", "DTSTAMP:20310101T000000Z", *lines, "END:VEVENT"]
+    return "\r\n".join([*head, *event, "END:VCALENDAR", ""]).encode()
+
+
+def series(rule: str) -> bytes:
+    """A file of one series starting on 1 January 2031 with this RRULE."""
+    return one_event(
+        "UID:hourly@example.org", "DTSTART:20310101T000000Z", f"RRULE:{rule}", "SUMMARY:Chime"
+    )
+
+
+def test_a_series_with_too_many_occurrences_is_refused() -> None:
+    """An hourly rule over a year is one refused row, not thousands of events."""
+    data = series("FREQ=HOURLY")
+    why = (
+        f"the series has more than {MAX_OCCURRENCES} occurrences in the import window; "
+        "import a shorter window"
+    )
+    expected = [
+        SourceRow("UID hourly@example.org", "event", key="uid:hourly@example.org", refused=why)
+    ]
+    assert expected == list(read_rows(data, where="f", window=WINDOW))
+
+
+def test_a_rule_repeating_every_minute_is_refused_before_expansion() -> None:
+    """FREQ=MINUTELY is refused at once (expanding it would take minutes)."""
+    why = (
+        "its RRULE repeats it every second or minute (FREQ=MINUTELY); "
+        "import no more than hourly repetitions"
+    )
+    expected = [
+        SourceRow("UID hourly@example.org", "event", key="uid:hourly@example.org", refused=why)
+    ]
+    assert expected == list(read_rows(series("FREQ=MINUTELY"), where="f", window=WINDOW))
+
+
+def test_an_unreadable_rule_is_refused() -> None:
+    """An RRULE the rule engine cannot expand is one refused row."""
+    found = list(read_rows(series("FREQ=WEEKLY;BYDAY=XX"), where="f", window=WINDOW))
+    why = (
+        "its recurrence cannot be expanded: Cannot access 'get' on broken property 'RRULE' "
+        "(expected 'vRecur'): Expected weekday abbreviation, got: XX"
+    )
+    assert [("UID hourly@example.org", why)] == [(r.where, r.refused) for r in found]
+
+
+def test_unusable_vevents_are_refused_with_their_reason() -> None:
+    """Each VEVENT the reader cannot use is one refused row; the good one is read."""
+    found = [(r.where, r.refused) for r in rows("refused.ics")]
+    assert [
+        ("VEVENT 1", "it has no UID"),
+        ("UID untitled@example.org", "it has no SUMMARY (the event's title)"),
+        ("UID undated@example.org", "it has no DTSTART (the event's start)"),
+        (
+            "UID mixed@example.org",
+            "its dates cannot be read: DTSTART and DTEND must be of the same type, "
+            "either date or datetime.",
+        ),
+        (
+            "UID nowhere@example.org",
+            "its time zone 'Mars/Olympus_Mons' is unknown and the file describes none",
+        ),
+        ("UID good@example.org", None),
+    ] == found
+
+
+def test_an_event_without_dtend_ends_when_it_starts() -> None:
+    """A date-time DTSTART alone is an instant (RFC 5545 3.6.1)."""
+    fields = rows("refused.ics")[-1].fields
+    assert fields["start_date"] == fields["end_date"]
+
+
+def test_an_unreadable_file_is_refused_before_any_row_is_asked_for() -> None:
+    """``read_rows`` raises when called, so the engine can stop before it starts."""
+    with pytest.raises(UnreadableFile, match="binary"):
+        read_rows(b"\x00\x01", where="x.ics")
+
+
+def test_a_file_without_vevents_yields_nothing() -> None:
+    """A calendar of to-dos only gives no rows (the engine says "no events found")."""
+    assert [] == rows("no_events.ics")
+
+
+def test_count_vevents_counts_components_not_occurrences() -> None:
+    """recurring.ics holds four VEVENTs: a series, two overrides and an RDATE series."""
+    assert (4, 0) == (
+        count_vevents((DATA / "recurring.ics").read_bytes(), where="r"),
+        count_vevents((DATA / "no_events.ics").read_bytes(), where="n"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("binary.ics", "binary.ics: this is a binary file, not an iCalendar (.ics) file"),
+        (
+            "latin1.ics",
+            "latin1.ics: the file is not UTF-8 text (byte 0xE9 at offset 70); iCalendar files "
+            "are UTF-8, so save it as UTF-8 and import it again",
+        ),
+        (
+            "not_ical.ics",
+            "not_ical.ics: this is not an iCalendar file: it does not begin with BEGIN:VCALENDAR",
+        ),
+        (
+            "truncated.ics",
+            "truncated.ics: the iCalendar file is truncated: it does not end with END:VCALENDAR",
+        ),
+    ],
+)
+def test_a_malformed_file_is_unreadable_with_one_sentence(name: str, why: str) -> None:
+    """Binary, wrongly encoded, foreign and truncated files raise ``UnreadableFile``."""
+    with pytest.raises(UnreadableFile) as raised:
+        rows(name)
+    assert why == str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (
+            b"BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nEND:VCALENDAR\r\n",
+            "b.ics: the iCalendar file cannot be read: its BEGIN and END lines do not pair up",
+        ),
+        (
+            b"BEGIN:VCALENDAR\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            "b.ics: the iCalendar file cannot be read: END encountered without an "
+            "accompanying BEGIN!",
+        ),
+    ],
+)
+def test_a_broken_structure_is_unreadable(data: bytes, why: str) -> None:
+    """Unpaired BEGIN and END lines make a file the parser refuses, in one sentence."""
+    with pytest.raises(UnreadableFile) as raised:
+        list(read_rows(data, where="b.ics"))
+    assert why == str(raised.value)
+
+
+def test_rows_create_events_as_they_are() -> None:
+    """Every row of the Google export is accepted by ``cal.events.create``."""
+    cal = connect("memory://")
+    created = [cal.events.create(**row.fields) for row in rows("google.ics")]
+    venue = cal.venues.get(created[0].venue[0])
+    assert (
+        ["Summer jam session", "Fête de la musique warm-up"],
+        "Le Duc des Lombards",
+        datetime(2031, 6, 14, 18, 30, tzinfo=UTC),
+    ) == ([e.title for e in created], venue.venue, created[0].utc_start_date)
+
+
+def test_an_offset_zone_label_is_read_back_as_that_label() -> None:
+    """``TZID=UTC+2`` (as the export writes it) is the library's ``UTC+2`` zone."""
+    data = one_event("UID:o@example.org", "DTSTART;TZID=UTC+2:20310701T093000", "SUMMARY:Offset")
+    fields = next(read_rows(data, where="o", window=WINDOW)).fields
+    assert ("UTC+2", datetime(2031, 7, 1, 9, 30, tzinfo=resolve_zone("UTC+2"))) == (
+        fields["timezone"],
+        fields["start_date"],
+    )
+
+
+def test_an_unknown_x_wr_timezone_is_ignored() -> None:
+    """``X-WR-TIMEZONE:Mars/Base`` leaves UTC times in UTC instead of failing the file."""
+    data = one_event(
+        "UID:m@example.org",
+        "DTSTART:20310101T100000Z",
+        "SUMMARY:Launch",
+        calendar=("X-WR-TIMEZONE:Mars/Base",),
+    )
+    fields = next(read_rows(data, where="m", window=WINDOW)).fields
+    assert (datetime(2031, 1, 1, 10, tzinfo=UTC), "UTC") == (
+        fields["start_date"],
+        fields["timezone"],
+    )
+
+
+CUSTOM_ZONE = (
+    b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VTIMEZONE\r\n"
+    b"TZID:(GMT+01.00) Amsterdam / Berlin\r\nBEGIN:STANDARD\r\nDTSTART:16011028T030000\r\n"
+    b"RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\n"
+    b"END:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:16010325T020000\r\n"
+    b"RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n"
+    b"END:DAYLIGHT\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:c@example.org\r\n"
+    b"DTSTAMP:20310101T000000Z\r\n"
+    b'DTSTART;TZID="(GMT+01.00) Amsterdam / Berlin":20310701T100000\r\n'
+    b"SUMMARY:Canal tour\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+)
+
+
+def test_a_zone_known_only_from_its_vtimezone_keeps_the_instant_in_utc() -> None:
+    """10:00 in a made-up zone of +02:00 in summer is 08:00 UTC, shown in UTC."""
+    fields = next(read_rows(CUSTOM_ZONE, where="c", window=WINDOW)).fields
+    assert (datetime(2031, 7, 1, 8, tzinfo=UTC), "UTC") == (
+        fields["start_date"],
+        fields["timezone"],
+    )
+
+
+def test_a_zone_known_only_from_its_vtimezone_is_shown_in_the_given_zone() -> None:
+    """With ``zone``, the same instant is shown on that zone's clock."""
+    fields = next(read_rows(CUSTOM_ZONE, where="c", window=WINDOW, zone=PARIS)).fields
+    assert (datetime(2031, 7, 1, 10, tzinfo=PARIS), "Europe/Paris") == (
+        fields["start_date"],
+        fields["timezone"],
+    )

@@ -1,0 +1,289 @@
+"""Writing events as .ics (``events_calendar.io.ical.write_events``), and reading them back."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import icalendar
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from events_calendar import Calendar, connect
+from events_calendar.dates import FixedClock
+from events_calendar.io.ical import event_uid, read_rows, write_events
+from events_calendar.records import Event
+
+NOW = datetime(2030, 12, 1, 9, 30, tzinfo=UTC)
+WINDOW = (datetime(2029, 1, 1, tzinfo=UTC), datetime(2036, 1, 1, tzinfo=UTC))
+
+
+def calendar() -> Calendar:
+    """A fresh in-memory calendar whose clock stands still."""
+    return connect("memory://", clock=FixedClock(NOW))
+
+
+def gala(cal: Calendar, **changes: Any) -> Event:
+    """A timed event in Paris with a venue, an organizer, categories and a website."""
+    fields: dict[str, Any] = {
+        "title": "Summer gala",
+        "start_date": "2031-06-14 20:30",
+        "end_date": "2031-06-14 23:00",
+        "timezone": "Europe/Paris",
+        "venue": {"venue": "Town Hall"},
+        "organizer": {"organizer": "Jazz Club", "email": "hello@jazz.example.org"},
+        "categories": ["Music", "Jazz"],
+        "website": "https://jazz.example.org/gala",
+        "description": "<p>Doors at 20:00 &amp; music at 20:30.</p><p>Free.</p>",
+    }
+    return cal.events.create(**(fields | changes))
+
+
+def lines(data: bytes) -> list[str]:
+    """The unfolded content lines of an .ics file."""
+    return data.decode().replace("\r\n ", "").split("\r\n")
+
+
+def vevent_lines(data: bytes) -> list[str]:
+    """The content lines of the first VEVENT."""
+    found = lines(data)
+    return found[found.index("BEGIN:VEVENT") : found.index("END:VEVENT") + 1]
+
+
+def test_a_timed_event_is_written_with_its_zone_and_links() -> None:
+    """Every mapped property, with the wall clock and TZID of the event's zone."""
+    cal = calendar()
+    event = gala(cal)
+    assert [
+        "BEGIN:VEVENT",
+        "SUMMARY:Summer gala",
+        "DTSTART;TZID=Europe/Paris:20310614T203000",
+        "DTEND;TZID=Europe/Paris:20310614T230000",
+        "DTSTAMP:20301201T093000Z",
+        f"UID:event-{event.id}@events-calendar",
+        "CATEGORIES:Jazz,Music",
+        "DESCRIPTION:Doors at 20:00 & music at 20:30.\\nFree.",
+        "LAST-MODIFIED:20301201T093000Z",
+        "LOCATION:Town Hall",
+        'ORGANIZER;CN="Jazz Club":mailto:hello@jazz.example.org',
+        "URL:https://jazz.example.org/gala",
+        "END:VEVENT",
+    ] == vevent_lines(write_events(cal, [event]))
+
+
+def test_the_calendar_declares_itself_as_importers_expect() -> None:
+    """VERSION, PRODID, CALSCALE and METHOD open the file."""
+    cal = calendar()
+    assert [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//events-calendar//events-calendar//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+    ] == lines(write_events(cal, [gala(cal)]))[:5]
+
+
+def test_one_vtimezone_is_written_per_zone_used() -> None:
+    """Two Paris events and one in New York: two VTIMEZONEs; UTC needs none."""
+    cal = calendar()
+    events = [
+        gala(cal),
+        gala(cal, title="Second"),
+        gala(cal, title="Third", timezone="America/New_York"),
+        gala(cal, title="Fourth", timezone="UTC"),
+    ]
+    parsed = icalendar.Calendar.from_ical(write_events(cal, events))
+    assert ["America/New_York", "Europe/Paris"] == [str(tz["TZID"]) for tz in parsed.timezones]
+
+
+def test_a_vtimezone_covers_the_years_of_the_events() -> None:
+    """The Paris VTIMEZONE runs from the year before the first event to two after the last."""
+    cal = calendar()
+    parsed = icalendar.Calendar.from_ical(write_events(cal, [gala(cal)]))
+    assert "This timezone only works from 2030-01-01 to 2033-01-01." == str(
+        parsed.timezones[0]["COMMENT"]
+    )
+
+
+def test_a_utc_event_is_written_in_utc() -> None:
+    """An event in UTC has ``Z`` times and no TZID."""
+    cal = calendar()
+    written = vevent_lines(write_events(cal, [gala(cal, timezone="UTC")]))
+    assert ["DTSTART:20310614T203000Z", "DTEND:20310614T230000Z"] == written[2:4]
+
+
+def test_an_all_day_event_is_written_as_dates_with_an_exclusive_end() -> None:
+    """3 and 4 April are DTSTART 20310403 and DTEND 20310405, with the event's zone beside."""
+    cal = calendar()
+    event = gala(
+        cal, start_date="2031-04-03", end_date="2031-04-04", all_day=True, timezone="Asia/Tokyo"
+    )
+    written = vevent_lines(write_events(cal, [event]))
+    assert (
+        ["DTSTART;VALUE=DATE:20310403", "DTEND;VALUE=DATE:20310405"],
+        "X-EVENTS-CALENDAR-TIMEZONE:Asia/Tokyo",
+    ) == (written[2:4], written[-2])
+
+
+def test_the_second_of_a_repeated_hour_is_written_in_utc_with_its_zone() -> None:
+    """02:30 after the clocks go back (01:30 UTC) is no TZID time: ``Z``, zone beside."""
+    cal = calendar()
+    second = datetime(2031, 10, 26, 1, 30, tzinfo=UTC)
+    event = gala(cal, start_date=second, end_date=second + timedelta(hours=2))
+    written = vevent_lines(write_events(cal, [event]))
+    assert (
+        ["DTSTART:20311026T013000Z", "DTEND;TZID=Europe/Paris:20311026T043000"],
+        "X-EVENTS-CALENDAR-TIMEZONE:Europe/Paris",
+    ) == (written[2:4], written[-2])
+
+
+@pytest.mark.parametrize(
+    ("zone", "instant"),
+    [
+        ("Europe/Paris", datetime(2031, 10, 26, 1, 30, tzinfo=UTC)),  # the second 02:30
+        ("Europe/Paris", datetime(2031, 10, 26, 0, 30, tzinfo=UTC)),  # the first 02:30
+        ("UTC+2", datetime(2033, 3, 27, 1, 0, tzinfo=UTC)),  # 04:00, as summer time begins
+    ],
+)
+def test_instants_around_clock_changes_come_back(zone: str, instant: datetime) -> None:
+    """Times at the edges of daylight saving time read back as the instants written."""
+    cal = calendar()
+    event = gala(cal, start_date=instant, end_date=instant, timezone=zone)
+    row = next(read_rows(write_events(cal, [event]), where="x", window=WINDOW))
+    start = row.fields["start_date"].astimezone(UTC)  # repeated-hour times compare only in UTC
+    assert (instant, zone) == (start, row.fields["timezone"])
+
+
+def test_an_all_day_event_needs_no_vtimezone() -> None:
+    """Dates carry no TZID, so a file of all-day events has no VTIMEZONE."""
+    cal = calendar()
+    event = gala(cal, start_date="2031-04-03", end_date="2031-04-03", all_day=True)
+    assert [] == icalendar.Calendar.from_ical(write_events(cal, [event])).timezones
+
+
+def test_an_organizer_without_email_is_left_out() -> None:
+    """ORGANIZER must be an address; an organizer with no email has none to give."""
+    cal = calendar()
+    event = gala(cal, organizer={"organizer": "Nobody"})
+    assert not any(
+        line.startswith("ORGANIZER") for line in vevent_lines(write_events(cal, [event]))
+    )
+
+
+def test_an_event_without_website_has_no_url() -> None:
+    """URL is the event's website, else nothing."""
+    cal = calendar()
+    event = gala(cal, website="")
+    assert not any(line.startswith("URL") for line in vevent_lines(write_events(cal, [event])))
+
+
+def test_long_lines_are_folded_and_lines_end_with_crlf() -> None:
+    """A 200-character title is folded at 75 octets; every line ends with CRLF."""
+    cal = calendar()
+    data = write_events(cal, [gala(cal, title="A" * 200)])
+    physical = data.split(b"\r\n")
+    assert (True, False) == (
+        all(len(line) <= 75 for line in physical),
+        b"\n" in data.replace(b"\r\n", b""),
+    )
+
+
+def test_the_same_events_give_the_same_bytes() -> None:
+    """The output depends only on the events (what lets the feed answer 304)."""
+    cal = calendar()
+    event = gala(cal)
+    assert write_events(cal, [event]) == write_events(cal, [event])
+
+
+def test_uids_are_stable_per_event_id() -> None:
+    """``event_uid(12)`` is ``event-12@events-calendar``."""
+    assert "event-12@events-calendar" == event_uid(12)
+
+
+def test_an_export_reads_back_with_its_uid_as_key() -> None:
+    """The reader keys a re-imported export by the UID the writer gave it."""
+    cal = calendar()
+    event = gala(cal)
+    row = next(read_rows(write_events(cal, [event]), where="x", window=WINDOW))
+    assert f"uid:event-{event.id}@events-calendar" == row.key
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def stored(request: pytest.FixtureRequest) -> Calendar:
+    """An empty calendar on SQLite or PostgreSQL (the server the PostgreSQL tests use)."""
+    if request.param == "sqlite":
+        return connect("sqlite://", clock=FixedClock(NOW))
+    pytest.importorskip("psycopg")
+    from events_calendar.testing.postgres import test_database
+
+    database = test_database()
+    database.reset()
+    return connect(database.url, clock=FixedClock(NOW))
+
+
+def test_every_backend_exports_the_same_bytes(stored: Calendar) -> None:
+    """The same events, stored on SQLite or PostgreSQL, export as they do from memory."""
+    exports = []
+    for cal in (calendar(), stored):
+        events = [gala(cal), gala(cal, title="Fair", all_day=True, organizer={"organizer": "X"})]
+        exports.append(write_events(cal, [cal.events.get(e.id) for e in events]))
+    stored.close()
+    assert exports[0] == exports[1]
+
+
+# --- the round trip ------------------------------------------------------------------------
+
+ZONES = ["UTC", "UTC+2", "UTC-5:30", "Europe/Paris", "America/New_York", "Australia/Lord_Howe"]
+WORDS = ["Jazz", "Live music", "Kids, families", "Théâtre", "Q&A; talks", "C:\\New"]
+VENUES = ["Town Hall", "St Mary's Hall; upstairs", "Le Duc, des Lombards", "Café \\ Bar", "A\\N"]
+TITLE = st.text(
+    alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="<"),
+    min_size=1,
+    max_size=80,
+).filter(str.strip)
+
+
+@st.composite
+def event_fields(draw: st.DrawFn) -> dict[str, Any]:
+    """The fields of one event: any zone, timed or all-day, a venue, categories."""
+    zone = draw(st.sampled_from(ZONES))
+    start = datetime(2030, 1, 1, tzinfo=UTC) + timedelta(
+        seconds=draw(st.integers(0, 4 * 365 * 86400))
+    )
+    length = timedelta(seconds=draw(st.integers(0, 3 * 86400)))
+    fields: dict[str, Any] = {
+        "title": draw(TITLE),
+        "timezone": zone,
+        "start_date": start,
+        "end_date": start + length,
+        "all_day": draw(st.booleans()),
+        "categories": draw(st.lists(st.sampled_from(WORDS), unique=True, max_size=3)),
+    }
+    venue = draw(st.none() | st.sampled_from(VENUES))
+    if venue is not None:
+        fields["venue"] = {"venue": venue}
+    return fields
+
+
+def _shape(cal: Calendar, event: Event) -> tuple[object, ...]:
+    related = cal.events.related([event])
+    return (
+        event.title,
+        event.utc_start_date,
+        event.utc_end_date,
+        event.timezone,
+        event.all_day,
+        [v.venue for v in related.venues_of(event)],
+        sorted(c.name for c in related.categories_of(event)),
+    )
+
+
+@given(st.lists(event_fields(), min_size=1, max_size=6))
+def test_write_then_read_keeps_what_an_event_is(drawn: list[dict[str, Any]]) -> None:
+    """Titles, instants, zones, all-day flags, venue names and categories survive a round trip."""
+    source, target = calendar(), calendar()
+    events = [source.events.create(**fields) for fields in drawn]
+    rows = list(read_rows(write_events(source, events), where="x", window=WINDOW))
+    copies = [target.events.create(**row.fields) for row in rows]
+    assert [_shape(source, e) for e in events] == [_shape(target, e) for e in copies]
