@@ -78,3 +78,11 @@ def test_row_reader_reads_every_row_as_read_input(cal: ec.Calendar, batch: list[
         for row in batch
     ]
     assert slow == fast
+
+
+def test_row_reader_reads_nan_as_read_input(cal: ec.Calendar) -> None:
+    """A NaN (a pandas gap) means an empty field for the row reader too, not the text 'nan'."""
+    ctx = cal.events._ctx
+    row = VALID | {"description": float("nan"), "cost": float("nan")}
+    reader = RowReader(Event, ctx.remembering(), creating=True)
+    assert read_input(Event, row, ctx.remembering(), creating=True) == reader.read(row)
