@@ -53,7 +53,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
 from pathlib import Path
@@ -232,25 +232,57 @@ class _ProgressPrinter:
         self.started = time.perf_counter()
         self.last = 0.0
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, done: int, total: int | None) -> None:
         now = time.perf_counter()
-        if self.quiet or (done < total and now - self.last < self.every):
+        if self.quiet or ((total is None or done < total) and now - self.last < self.every):
             return
         self.last = now
         elapsed = now - self.started
         print(
-            f"  {self.label}: {done:>9,}/{total:,} events committed"
-            f"  {elapsed:7.1f} s  {done / elapsed:8,.0f} events/s",
+            f"  {self.label}: {done:>9,}/{'?' if total is None else f'{total:,}'} events"
+            f" written  {elapsed:7.1f} s  {done / elapsed:8,.0f} events/s",
             flush=True,
         )
 
 
+def write_rows(path: Path, n: int, catalog: Catalog, *, seed: int, first: int = 0) -> None:
+    """The dataset's rows ``first`` .. ``first + n``, one JSON object a line."""
+    with path.open("w", encoding="utf-8") as out:
+        for number, row in enumerate(event_rows(first + n, catalog, seed=seed)):
+            if number >= first:
+                out.write(json.dumps(row) + "\n")
+
+
+def read_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """Rows read back one at a time: a load from a file, holding one batch, not the file."""
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            yield json.loads(line)
+
+
+def _timed_load(
+    cal: ec.Calendar, rows: Path, label: str, *, quiet: bool
+) -> tuple[list[int], float]:
+    gc.collect()
+    started = time.perf_counter()
+    ids = cal.events.bulk_create(read_rows(rows), progress=_ProgressPrinter(label, quiet=quiet))
+    return ids, time.perf_counter() - started
+
+
 def load(
-    target: Target, n: int, spec: CatalogSpec, *, seed: int, quiet: bool = False
+    target: Target,
+    n: int,
+    spec: CatalogSpec,
+    *,
+    seed: int,
+    rows_dir: Path,
+    quiet: bool = False,
 ) -> tuple[ec.Calendar, Catalog, list[int], dict[str, Any]]:
     """A fresh database with the catalog and ``n`` events; returns the load figures.
 
-    The rows are generated before the clock starts, so the rate is ``bulk_create``'s alone.
+    The rows are generated before the clock starts, into a JSON-lines file that the load
+    reads one row at a time (the clock includes ``json.loads``, as a load from a file would):
+    the process holds a batch of rows, not all of them, so its peak RSS is the library's.
     """
     target.fresh()
     cal = _open(target.url)
@@ -258,16 +290,16 @@ def load(
     catalog = create_catalog(cal, spec, seed=seed)
     catalog_s = time.perf_counter() - started
     started = time.perf_counter()
-    rows = list(event_rows(n, catalog, seed=seed))
+    rows = rows_dir / f"rows-{n}.jsonl"
+    write_rows(rows, n, catalog, seed=seed)
     generate_s = time.perf_counter() - started
     rss_before = _rss_mb()
     if not quiet:
-        print(f"  N={n:,}: validating {n:,} rows, then writing in batches", flush=True)
-    gc.collect()
-    started = time.perf_counter()
-    ids = cal.events.bulk_create(rows, progress=_ProgressPrinter(f"N={n:,}", quiet=quiet))
-    load_s = time.perf_counter() - started
-    del rows
+        print(f"  N={n:,}: loading {n:,} rows from {rows.name}", flush=True)
+    try:
+        ids, load_s = _timed_load(cal, rows, f"N={n:,}", quiet=quiet)
+    finally:
+        rows.unlink()
     figures = {
         "events": len(ids),
         "seconds": round(load_s, 3),
@@ -283,6 +315,26 @@ def load(
         "db_bytes": target.size_bytes(),
     }
     return cal, catalog, ids, figures
+
+
+def append_load(
+    cal: ec.Calendar, catalog: Catalog, n: int, more: int, *, seed: int, rows_dir: Path, quiet: bool
+) -> dict[str, Any]:
+    """``more`` further events loaded into the database of ``n``: the rate of a load into a
+    calendar that already holds events (its indexes, counts and search index kept up as the
+    rows arrive). The rows continue the dataset (rows ``n`` .. ``n + more``)."""
+    rows = rows_dir / f"rows-{n}-append.jsonl"
+    write_rows(rows, more, catalog, seed=seed, first=n)
+    try:
+        ids, seconds = _timed_load(cal, rows, f"+{more:,} into {n:,}", quiet=quiet)
+    finally:
+        rows.unlink()
+    return {
+        "into_events": n,
+        "events": len(ids),
+        "seconds": round(seconds, 3),
+        "events_per_s": round(len(ids) / seconds, 1),
+    }
 
 
 def traced_load_peak(target: Target, n: int, spec: CatalogSpec, *, seed: int) -> float:
@@ -681,50 +733,41 @@ def run_size(
     backend: str = "sqlite",
     pg_prefix: str = "ec_bench",
     keep: bool = False,
+    load_only: bool = False,
+    append: int = 0,
 ) -> dict[str, Any]:
     """Load ``n`` events into a fresh database (``db_dir/events-<n>.db``, or ``<pg_prefix>_<n>``
-    on a PostgreSQL server, dropped at the end unless ``keep``) and time every query."""
+    on a PostgreSQL server, dropped at the end unless ``keep``) and time every query (unless
+    ``load_only``); then load ``append`` more events into it."""
     source = library_fingerprint()  # first, as close as possible to the import it describes
     spec = spec or CatalogSpec()
-    if backend == "sqlite":
-        db_dir.mkdir(parents=True, exist_ok=True)
+    db_dir.mkdir(parents=True, exist_ok=True)
     target = make_target(backend, n, db_dir=db_dir, pg_prefix=pg_prefix)
+    results: dict[str, Any] = {}
+    counts: dict[str, int] = {}
+    settings: dict[str, Any] = {}
     try:
-        cal, catalog, ids, load_figures = load(target, n, spec, seed=seed, quiet=quiet)
+        cal, catalog, ids, load_figures = load(
+            target, n, spec, seed=seed, rows_dir=db_dir, quiet=quiet
+        )
+        peak_rss = _rss_mb()  # the load's own peak, before any query or second load
         hand = target.hand(per_page=PER_PAGE)
         try:
-            queries = build_queries(cal, hand, catalog, ids, seed=seed)
-            if not quiet:
-                print(f"  N={n:,}: timing {len(queries)} queries x {repeat} runs", flush=True)
-            ticker = target.ticker()
-            try:
-                check_ticker(cal, ticker)
-                results = run_queries(
-                    cal,
-                    hand,
-                    queries,
-                    repeat=repeat,
-                    warmup=warmup,
-                    budget_s=budget_s,
-                    ticker=ticker,
+            if not load_only:
+                results, counts, settings = _time_queries(
+                    cal, hand, target, catalog, ids, n=n, seed=seed, repeat=repeat,
+                    warmup=warmup, budget_s=budget_s, quiet=quiet,
+                )  # fmt: skip
+            if append:
+                load_figures["append"] = append_load(
+                    cal, catalog, n, append, seed=seed, rows_dir=db_dir, quiet=quiet
                 )
-            finally:
-                ticker.close()
-            counts = dict(hand.fetchall("SELECT status, count(*) FROM events GROUP BY status"))
-            settings = (
-                {"connection_pragmas": {"library": _pragmas(_library_connection(cal))}}
-                if target.backend == "sqlite"
-                else {"server_settings": hand.settings()}
-            )
-            if target.backend == "sqlite":
-                settings["connection_pragmas"]["hand"] = hand.settings()
         finally:
             hand.close()
             cal.close()
     finally:
         if target.backend != "sqlite" and not keep:
             target.drop()
-    peak_rss = _rss_mb()  # before the traced load below, which is not part of the figures
     if n <= tracemalloc_max:
         scratch = make_target(backend, n, db_dir=db_dir, pg_prefix=pg_prefix, suffix="traced")
         load_figures["tracemalloc_peak_mb"] = traced_load_peak(scratch, n, spec, seed=seed)
@@ -742,6 +785,50 @@ def run_size(
         "queries": results,
         "peak_rss_mb": peak_rss,
     }
+
+
+def _time_queries(
+    cal: ec.Calendar,
+    hand: HandWritten,
+    target: Target,
+    catalog: Catalog,
+    ids: list[int],
+    *,
+    n: int,
+    seed: int,
+    repeat: int,
+    warmup: int,
+    budget_s: float | None,
+    quiet: bool,
+) -> tuple[dict[str, Any], dict[str, int], dict[str, Any]]:
+    """Every query of ``QUERIES`` timed against its hand-written twin; the statuses loaded and
+    the connection or server settings."""
+    queries = build_queries(cal, hand, catalog, ids, seed=seed)
+    if not quiet:
+        print(f"  N={n:,}: timing {len(queries)} queries x {repeat} runs", flush=True)
+    ticker = target.ticker()
+    try:
+        check_ticker(cal, ticker)
+        results = run_queries(
+            cal,
+            hand,
+            queries,
+            repeat=repeat,
+            warmup=warmup,
+            budget_s=budget_s,
+            ticker=ticker,
+        )
+    finally:
+        ticker.close()
+    counts = dict(hand.fetchall("SELECT status, count(*) FROM events GROUP BY status"))
+    settings = (
+        {"connection_pragmas": {"library": _pragmas(_library_connection(cal))}}
+        if target.backend == "sqlite"
+        else {"server_settings": hand.settings()}
+    )
+    if target.backend == "sqlite":
+        settings["connection_pragmas"]["hand"] = hand.settings()
+    return results, counts, settings
 
 
 # -- command line ---------------------------------------------------------------------------
@@ -775,6 +862,15 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         type=float,
         help=f"seconds of timing per query after which to stop (at least {MIN_RUNS} runs)",
     )
+    parser.add_argument(
+        "--load-only", action="store_true", help="measure the loads and memory; time no query"
+    )
+    parser.add_argument(
+        "--append",
+        type=int,
+        help="after each size N, load this many more events into it (0: none; default N/10,"
+        " at most 100,000)",
+    )
     parser.add_argument("--seed", type=int, default=20260615)
     parser.add_argument("--tracemalloc-max", type=int, default=10_000)
     parser.add_argument("--in-process", action="store_true", help="run every size in this process")
@@ -806,7 +902,9 @@ def _run_child(n: int, args: argparse.Namespace, db_dir: Path, scratch: Path) ->
         f"--tracemalloc-max={args.tracemalloc_max}",
         f"--backend={args.backend}",
         f"--pg-prefix={args.pg_prefix}",
+        *([f"--append={args.append}"] if args.append is not None else []),
         *(["--keep"] if args.keep else []),
+        *(["--load-only"] if args.load_only else []),
     ]
     subprocess.run(command, check=True)  # noqa: S603 - our own script, our own arguments
     runs: list[dict[str, Any]] = json.loads(out.read_text())["runs"]
@@ -835,6 +933,25 @@ def _backend_config(backend: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def render_loads(report: dict[str, Any]) -> str:
+    """The bulk loads alone: each size's rate into an empty database, its rate into the
+    loaded one, and the process's peak RSS after the first load."""
+    lines = ["", "Bulk loads (bulk_create, rows read from a JSON-lines file):"]
+    for run in report["runs"]:
+        load_, more = run["load"], run["load"].get("append")
+        lines.append(
+            f"  N = {run['n']:>9,}: {load_['events_per_s']:>9,.0f} events/s into an empty"
+            f" database, peak RSS {run['peak_rss_mb']:,.0f} MiB"
+            + (
+                f"; {more['events']:,} more at {more['events_per_s']:,.0f} events/s"
+                f" into {more['into_events']:,}"
+                if more
+                else ""
+            )
+        )
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(argv)
     sizes = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
@@ -855,6 +972,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     backend=args.backend,
                     pg_prefix=args.pg_prefix,
                     keep=args.keep,
+                    load_only=args.load_only,
+                    append=min(n // 10, 100_000) if args.append is None else args.append,
                 )
             else:
                 print(f"N = {n:,} (in a child process)", flush=True)
@@ -877,11 +996,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "timer": "time.perf_counter_ns; library and hand-written calls interleaved",
         **_backend_config(args.backend, runs),
     }
-    report = build_report(runs, config=config, windowed=WINDOWED)
+    report = build_report(runs, config=config, windowed=() if args.load_only else WINDOWED)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     if not args.child:
         print(render_table(report))
+        print(render_loads(report))
         print(f"\nJSON: {args.out}")
     return 0
 

@@ -126,6 +126,15 @@ def test_nul_in_a_venue_name_is_invalid(site: Site) -> None:
     assert ((400, "rest_invalid_param", ["venue"]), 0) == (answer(response), listed)
 
 
+def test_date_and_date_utc_days_apart_are_invalid(site: Site) -> None:
+    """``date`` and ``date_utc`` two days apart (no UTC offset joins them, which used to be a
+    500) are a 400 naming ``date_utc``, nothing stored."""
+    body = {"venue": "Hall", "date": "2031-06-15 10:00:00", "date_utc": "2031-06-13 10:00:00"}
+    response = site.post("/venues", json=body, as_="admin")
+    listed = site.get("/venues").json()["total"]
+    assert ((400, "rest_invalid_param", ["date_utc"]), 0) == (answer(response), listed)
+
+
 def test_nul_in_a_slug_path_is_unknown(site: Site) -> None:
     """A slug route with a NUL character is the unknown-slug 400."""
     assert (400, "rest_invalid_param") == answer(site.get("/events/by-slug/ga%00la"))[:2]

@@ -330,3 +330,17 @@ def test_organizer_list_envelope_and_rest_url(site: Site) -> None:
         url_parts(body["rest_url"]),
         (response.headers["X-TEC-Total"], response.headers["X-TEC-TotalPages"]),
     )
+
+
+@pytest.mark.parametrize("kind", ["venues", "organizers", "events"])
+def test_trashing_a_second_record_of_a_trashed_slug(kind: str) -> None:
+    """A record whose ``__trashed`` slug another trashed record holds is trashed all the same
+    (it used to be a 409 from the storage's unique slugs), under the next free slug."""
+    site = Site()
+    make = {"venues": site.venue, "organizers": site.organizer, "events": site.event}[kind]
+    name = {"venues": "venue", "organizers": "organizer", "events": "title"}[kind]
+    first = make(**{name: "Hall", "slug": "hall"})
+    site.delete(f"/{kind}/{first['id']}", as_="admin")
+    second = make(**{name: "Hall", "slug": "hall"})
+    response = site.delete(f"/{kind}/{second['id']}", as_="admin")
+    assert (200, "hall__trashed-2") == (response.status_code, response.json()["slug"])

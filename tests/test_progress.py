@@ -123,11 +123,19 @@ def test_bulk_create_with_true_draws_a_bar(capsys: pytest.CaptureFixture[str]) -
     assert ("100%", "5/5", "events") == _last_state(capsys.readouterr().err)
 
 
-def test_bulk_create_draws_no_bar_for_rows_that_fail_validation(
+def test_bulk_create_closes_the_bar_where_a_bad_row_stops_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A bad row is refused before anything is written, and before any bar is drawn."""
+    """A bad row in a later batch stops a (streamed, atomic) load: the bar, drawn as earlier
+    batches were written inside the load's transaction, is closed where it stopped, and
+    nothing is stored."""
+    cal = _small_batches()
     rows = [*_rows(2), {"title": "Bad", "start_date": "never", "end_date": "2031-03-01"}]
     with pytest.raises(InvalidParameter, match=r"rows\[2\]\.start_date"):
-        _small_batches().events.bulk_create(rows, progress=True)
-    assert "" == capsys.readouterr().err
+        cal.events.bulk_create(rows, progress=True)
+    drawn = capsys.readouterr().err
+    assert (("67%", "2/3", "events"), True, 0) == (
+        _last_state(drawn),
+        drawn.endswith("\n"),
+        cal.events.list(start_date="2031-01-01", end_date="2031-12-31").total,
+    )

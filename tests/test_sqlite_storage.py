@@ -16,7 +16,7 @@ from sqlite_utils import Database
 import events_calendar as ec
 from events_calendar.backends.sqlite import SQLiteBackend
 from events_calendar.backends.sqlite_schema import MIGRATIONS
-from events_calendar.errors import Conflict, InvalidParameter, StorageUnavailable
+from events_calendar.errors import BulkIncomplete, Conflict, InvalidParameter, StorageUnavailable
 from events_calendar.records import Record
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
@@ -87,6 +87,8 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
             "0002_linked_search_index",
             "0003_deferred_event_search_index",
             "0004_stored_term_counts_and_listing_index",
+            "0005_text_indexes_follow_text_updates",
+            "0006_import_keys",
         ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
 
@@ -159,7 +161,8 @@ def test_a_failed_event_create_leaves_no_venue_or_category_behind() -> None:
 
 
 def test_bulk_create_rolls_back_only_the_failing_batch(tmp_path: Path) -> None:
-    """Batches commit one by one; a storage failure undoes only its own batch."""
+    """With ``atomic=False`` batches commit one by one; a storage failure undoes only its own
+    batch, and the error says how many rows were committed."""
     calls = {"n": 0}
 
     class FailsThird(SQLiteBackend):
@@ -180,10 +183,14 @@ def test_bulk_create_rolls_back_only_the_failing_batch(tmp_path: Path) -> None:
         {"title": f"Row {n}", "start_date": "2031-02-01 10:00", "end_date": "2031-02-01 11:00"}
         for n in range(4)
     ]
-    with pytest.raises(Conflict):
-        cal.events.bulk_create(rows)
+    with pytest.raises(BulkIncomplete) as caught:
+        cal.events.bulk_create(rows, atomic=False)
     listed = cal.events.list(start_date="2031-01-01", end_date="2031-12-31")
-    assert ["Row 0", "Row 1"] == [e.title for e in listed.items]
+    assert (["Row 0", "Row 1"], 2, Conflict) == (
+        [e.title for e in listed.items],
+        caught.value.committed,
+        type(caught.value.__cause__),
+    )
 
 
 def test_bulk_create_with_a_bad_row_writes_nothing(tmp_path: Path) -> None:
@@ -338,3 +345,19 @@ def test_a_failed_migration_writes_nothing(tmp_path: Path, monkeypatch: pytest.M
     tables = raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
     raw.close()
     assert [] == tables
+
+
+def test_changing_dates_leaves_the_text_index_alone(tmp_path: Path) -> None:
+    """Search still finds an event after its dates change, and by its new title only after
+    a rename: the text index follows text updates and only them."""
+    with _calendar(f"sqlite:///{tmp_path / 'cal.db'}") as cal:
+        event = cal.events.create(
+            title="Jazz night", start_date="2027-01-01 10:00", end_date="2027-01-01 11:00"
+        )
+        cal.events.update(event.id, start_date="2027-01-02 10:00", end_date="2027-01-02 11:00")
+        cal.events.update(event.id, title="Rock night")
+        found = [
+            [e.title for e in cal.events.iter(search=word, start_date="2000-01-01")]
+            for word in ("jazz", "rock")
+        ]
+        assert [[], ["Rock night"]] == found

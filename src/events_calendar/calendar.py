@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from datetime import datetime, tzinfo
+from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING, Any, Literal
 
 from .backends import default_url, open_backend
 from .context import Context
 from .dates import Clock, SystemClock
 from .events import EventCollection
+from .linked import LinkedCollection
 from .permissions import Actor
-from .posts import LinkedCollection
 from .records import Category, Organizer, Tag, User, Venue
 from .settings import Settings
 from .storage import Backend
 from .terms import TermCollection
 from .users import UserDirectory
+
+if TYPE_CHECKING:
+    from .io.report import ImportReport
+    from .progress import ProgressArg
 
 __all__ = ["Calendar", "connect"]
 
@@ -127,6 +134,52 @@ class Calendar:
         """Release the backend's connections (a ``with`` block does it on exit); views made by
         ``as_user()`` share them, so close only the calendar ``connect()`` returned."""
         self._context.backend.close()
+
+    def import_file(
+        self,
+        path: str | Path,
+        *,
+        format: str | None = None,
+        kind: str = "event",
+        dry_run: bool = False,
+        on_conflict: Literal["skip", "update"] = "skip",
+        partial: bool = False,
+        mapping: Mapping[str, str] | None = None,
+        status: str | None = None,
+        key: str | None = None,
+        progress: ProgressArg = None,
+    ) -> ImportReport:
+        """Import a CSV file (events, venues or organizers, in the reference's importer
+        layout), an iCalendar file, or a JSON backup; returns what happened to each row.
+
+        Rows are matched to stored records by ``key`` (a CSV column; by default an event's
+        title and start, a venue's or organizer's name, an iCalendar UID, a backup's slugs)
+        and skipped or updated (``on_conflict``). Atomic: one refused row writes nothing
+        unless ``partial``; ``dry_run`` writes nothing. See ``docs/import-export.md``.
+        """
+        from .io.files import import_file  # the io package loads only when used
+
+        return import_file(
+            self,
+            path,
+            format=format,
+            kind=kind,
+            dry_run=dry_run,
+            on_conflict=on_conflict,
+            partial=partial,
+            mapping=mapping,
+            status=status,
+            key=key,
+            progress=progress,
+        )
+
+    def export_file(self, path: str | Path, *, format: str | None = None, **filters: Any) -> int:
+        """Write the events ``filters`` select (those of ``events.list``; every date when no
+        date filter is given) to a CSV or iCalendar file, or the whole calendar to a JSON
+        backup; returns the number of events written. ``progress=`` is accepted too."""
+        from .io.files import export_file
+
+        return export_file(self, path, format=format, **filters)
 
     def __enter__(self) -> Calendar:
         return self

@@ -1,4 +1,5 @@
-"""The ``events-calendar`` command: serve the HTTP API, manage users, seed, migrate.
+"""The ``events-calendar`` command: serve the HTTP API, manage users, seed, migrate, copy,
+import and export.
 
 Every failure a user can cause (a bad argument, an unreachable or unreadable database, a
 refused operation) ends with one line on stderr and a non-zero exit, never a traceback.
@@ -13,9 +14,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
+import attrs
+
 from .backends import default_url
 from .calendar import Calendar, connect
 from .errors import CalendarError, StorageUnavailable
+from .queries import EventQuery
 from .settings import Settings
 from .statuses import Role
 
@@ -173,6 +177,105 @@ def _copy(args: argparse.Namespace) -> None:
     )
 
 
+def _mapping(pairs: Sequence[str] | None) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for pair in pairs or ():
+        column, sep, field = pair.partition("=")
+        if not sep or not column.strip() or not field.strip():
+            raise _Fail(f"--map takes COLUMN=FIELD, not {pair!r}")
+        found[column.strip()] = field.strip()
+    return found
+
+
+def _import(args: argparse.Namespace) -> int:
+    with _open(args.db) as cal:
+        try:
+            report = cal.import_file(
+                args.file,
+                format=args.format,
+                kind=args.kind,
+                dry_run=args.dry_run,
+                on_conflict=args.on_conflict,
+                partial=args.partial,
+                mapping=_mapping(args.map),
+                status=args.status,
+                key=args.key,
+                progress=True if sys.stderr.isatty() else None,
+            )
+        except OSError as error:
+            raise _Fail(f"{args.file}: {error.strerror or error}") from None
+    for line in report.lines():
+        print(line)
+    return 1 if report.refused else 0
+
+
+#: The filters of ``GET /events`` (every ``EventQuery`` field but paging).
+_EXPORT_FILTERS = tuple(
+    f.name for f in attrs.fields(EventQuery) if f.name not in ("page", "per_page")
+)
+
+
+def _export(args: argparse.Namespace) -> None:
+    filters = {
+        name: getattr(args, name) for name in _EXPORT_FILTERS if getattr(args, name) is not None
+    }
+    with _open(args.db) as cal:
+        try:
+            written = cal.export_file(
+                args.file,
+                format=args.format,
+                progress=True if sys.stderr.isatty() else None,
+                **filters,
+            )
+        except OSError as error:
+            raise _Fail(f"{args.file}: {error.strerror or error}") from None
+    what = "the calendar" if args.file.lower().endswith(".json") or args.format == "json" else ""
+    noun = f"{what} ({written:,} events)" if what else f"{written:,} events"
+    print(f"Exported {noun} to {args.file}.")
+
+
+def _io_parsers(commands: Any, db_help: str) -> None:
+    """``import`` and ``export``."""
+    imp = commands.add_parser(
+        "import", help="import a CSV, iCalendar (.ics) or JSON backup file into the calendar"
+    )
+    imp.add_argument("file")
+    imp.add_argument("--format", choices=["csv", "ics", "json"], help="default: the extension")
+    imp.add_argument(
+        "--kind", default="events", choices=["events", "venues", "organizers"], help="CSV only"
+    )
+    imp.add_argument(
+        "--dry-run", action="store_true", help="report what would change; write nothing"
+    )
+    imp.add_argument(
+        "--on-conflict",
+        default="skip",
+        choices=["skip", "update"],
+        help="what to do with a row that matches a stored record (default: skip)",
+    )
+    imp.add_argument("--partial", action="store_true", help="import the good rows, refuse the bad")
+    imp.add_argument(
+        "--map",
+        action="append",
+        metavar="COLUMN=FIELD",
+        help="read a CSV column as a field (repeatable), e.g. --map 'When=start_date'",
+    )
+    imp.add_argument("--status", help="the status imported records get (default: publish)")
+    imp.add_argument("--key", metavar="COLUMN", help="the CSV column that identifies a row")
+    imp.add_argument("--db", help=db_help)
+    imp.set_defaults(run=_import)
+
+    exp = commands.add_parser(
+        "export", help="export events to CSV or iCalendar (.ics), or the calendar to JSON"
+    )
+    exp.add_argument("file")
+    exp.add_argument("--format", choices=["csv", "ics", "json"], help="default: the extension")
+    for name in _EXPORT_FILTERS:
+        exp.add_argument(f"--{name.replace('_', '-')}", dest=name, help="as in GET /events")
+    exp.add_argument("--db", help=db_help)
+    exp.set_defaults(run=_export)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="events-calendar", description="An events calendar with a REST API.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -253,6 +356,7 @@ def _parser() -> argparse.ArgumentParser:
     migrate = commands.add_parser("migrate", help="bring a database's schema up to date")
     migrate.add_argument("--db", help=db_help)
     migrate.set_defaults(run=_migrate)
+    _io_parsers(commands, db_help)
     return parser
 
 
@@ -260,9 +364,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
-    run: Callable[[argparse.Namespace], None] = args.run
+    run: Callable[[argparse.Namespace], int | None] = args.run
     try:
-        run(args)
+        status = run(args)
     except _Fail as failure:
         print(f"events-calendar: {failure}", file=sys.stderr)
         return 1
@@ -271,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":  # pragma: no cover

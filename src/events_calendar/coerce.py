@@ -13,6 +13,7 @@ input (create and update fields, list filters, ids), so every reader here sees p
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, TypeVar, cast
@@ -21,6 +22,8 @@ import attrs
 
 __all__ = [
     "MAX_INT",
+    "NON_BLANK_TEXT",
+    "TEXT",
     "as_bool",
     "as_id_list",
     "as_int",
@@ -72,15 +75,23 @@ def as_int(value: object) -> int | None:
     if isinstance(value, str):
         text = value.strip()
         digits = text.lstrip("+-")
-        if digits.isdigit() and len(digits) <= 19:  # longer cannot fit, and int() is slow
+        # ASCII digits only: "²" and "٣" are digits to str.isdigit but not to int()
+        if digits.isascii() and digits.isdigit() and len(digits) <= 19:  # longer cannot fit
             return as_int(int(text))
     return None
+
+
+#: Text ``clean_text`` accepts, as a pattern (what ``/doc`` states): no NUL character. (Lone
+#: surrogates, the other refusal, cannot be written in a URL, a form or valid UTF-8.)
+TEXT = re.compile(r"^[^\x00]*$")
+#: Text with something besides whitespace and without NUL: a name, a search, a sort key.
+NON_BLANK_TEXT = re.compile(r"^[^\x00]*[^\s\x00][^\x00]*$")
 
 
 def clean_text(value: str) -> bool:
     """Whether ``value`` is text every backend can store and every client can read: UTF-8
     encodable (no lone surrogates from a JSON ``"\\ud800"``) and without NUL characters."""
-    if "\x00" in value:
+    if not TEXT.match(value):
         return False
     try:
         value.encode("utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, tzinfo
 from typing import TypeVar
 
@@ -52,6 +53,13 @@ class _RememberingLookup:
             self._exists[key] = self._context.exists(kind, record_id)
         return self._exists[key]
 
+    def learn(self, kind: Kind, record_ids: Iterable[int]) -> None:
+        """Ask storage about many ids of one kind at once (one lookup for them all), so that
+        ``exists`` answers them from memory: what a bulk load does before each batch."""
+        wanted = [i for i in set(record_ids) if (kind, i) not in self._exists]
+        for record_id, readable in self._context.exist_many(kind, wanted).items():
+            self._exists[kind, record_id] = readable
+
     def user_exists(self, user_id: int) -> bool:
         if user_id not in self._users:
             self._users[user_id] = self._context.user_exists(user_id)
@@ -101,13 +109,20 @@ class Context:
         """Whether a record of ``kind`` with that id exists and the caller may read it: a
         write may link only what its author could read (a contributor linking someone's
         draft organizer by id is told there is none, as for an unknown id)."""
-        if not 0 < record_id <= MAX_INT:
-            return False
-        found = self.backend.get_many(RECORD_CLASSES[kind], [record_id]).get(record_id)
-        if found is None:
-            return False
-        author, status = getattr(found, "author", 0), getattr(found, "status", None)
-        return status is None or self.actor.can_read(author, status)
+        return self.exist_many(kind, [record_id])[record_id]
+
+    def exist_many(self, kind: Kind, record_ids: Iterable[int]) -> dict[int, bool]:
+        """``exists`` for many ids of one kind, in one storage lookup."""
+        ids = list(record_ids)
+        found = self.backend.get_many(RECORD_CLASSES[kind], [i for i in ids if 0 < i <= MAX_INT])
+        answers = {}
+        for record_id in ids:
+            record = found.get(record_id)
+            author, status = getattr(record, "author", 0), getattr(record, "status", None)
+            answers[record_id] = record is not None and (
+                status is None or self.actor.can_read(author, status)
+            )
+        return answers
 
     def user_exists(self, user_id: int) -> bool:
         return self.backend.get_user(user_id) is not None

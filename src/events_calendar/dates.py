@@ -46,6 +46,7 @@ __all__ = [
     "default_window",
     "end_of_day",
     "format_wall",
+    "iana_zone_names",
     "parse_datetime",
     "query_bound",
     "resolve_zone",
@@ -112,6 +113,11 @@ class FixedClock:
 
 
 @cache
+def iana_zone_names() -> list[str]:
+    """The IANA zone names ``resolve_zone`` reads (besides ``UTC+2``-style offsets), sorted."""
+    return sorted(_zone_keys().values())
+
+
 def _zone_keys() -> dict[str, str]:
     """Lower-cased IANA name -> canonical name (PHP accepts any case)."""
     return {key.lower(): key for key in available_timezones() - _HOST_ONLY_ZONES}

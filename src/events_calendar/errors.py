@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 __all__ = [
     "AuthenticationFailed",
+    "BulkIncomplete",
     "CalendarError",
     "Conflict",
     "Forbidden",
@@ -194,3 +195,28 @@ class StorageUnavailable(CalendarError):
     def of(cls, database: str, reason: str) -> StorageUnavailable:
         """``"<database>: <reason>"``, with both kept in ``data`` for callers that reword it."""
         return cls(f"{database}: {reason}", data={"database": database, "reason": reason})
+
+
+class BulkIncomplete(CalendarError):
+    """A non-atomic bulk load (``bulk_create(..., atomic=False)``) stopped part way.
+
+    Unlike every other error, this one means something *was* written: the first
+    ``committed`` rows, in whole batches, are stored (their ids in ``ids``, in row order) and
+    the rest are not. ``__cause__`` is the error that stopped the load; ``fields`` are its
+    fields (``rows[N].start_date``), so the caller can fix that row and resume from row
+    ``committed``.
+    """
+
+    code = "bulk_incomplete"
+
+    def __init__(self, cause: BaseException, *, ids: list[int]) -> None:
+        fields = cause.fields if isinstance(cause, CalendarError) else {}
+        super().__init__(
+            f"The bulk load stopped after {len(ids):,} rows were committed: {cause}",
+            fields=fields,
+            data={"committed": len(ids)},
+        )
+        #: How many rows (the first ones) were committed before the load stopped.
+        self.committed = len(ids)
+        #: The ids of the committed rows, in row order.
+        self.ids = ids

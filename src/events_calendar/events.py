@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import tzinfo
 from typing import Any, TypeVar
 
 import attrs
 
+from . import bulk
 from .coerce import plain_query
 from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
-from .errors import Forbidden, InvalidParameter, MissingParameter, PageNotFound
+from .errors import Forbidden, InvalidParameter, PageNotFound
+from .io import dataframe
+from .linked import LinkedCollection
 from .listing import event_filter
-from .posts import LinkedCollection, PostCollection
-from .progress import ProgressArg, tracking
+from .listing_stream import ITER_BATCH, keyset_batches, whole_query
+from .posts import PostCollection
+from .progress import ProgressArg
 from .queries import EventFilter, EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
-from .slugs import allocate_slugs
 from .terms import TermCollection
-from .validation import read_input
 
 __all__ = ["EventCollection", "Related"]
 
@@ -143,8 +145,45 @@ class EventCollection(PostCollection[Event]):
                 f"This event list has fewer than {flt.offset + 1} events; ask for an earlier page.",
                 code="event-archive-page-not-found",
             )
-        shown = tuple(e if self._unlocked(e, None) else _blanked(e) for e in items)
-        return Page.of(shown, total, flt)
+        return Page.of(self._shown(items), total, flt, kind="event")
+
+    def _shown(self, events: Iterable[Event]) -> tuple[Event, ...]:
+        """Events as a list shows them to the caller: password-protected ones blanked."""
+        return tuple(e if self._unlocked(e, None) else _blanked(e) for e in events)
+
+    def iter(
+        self,
+        query: EventQuery | Mapping[str, Any] | None = None,
+        *,
+        progress: ProgressArg = None,
+        batch_size: int = ITER_BATCH,
+        **params: Any,
+    ) -> Iterator[Event]:
+        """Every event ``list()`` would list with these filters, page after page, in list
+        order: streamed in batches of ``batch_size`` with keyset paging (constant memory,
+        no page cap, no total counted). Filters are checked now, before the first event.
+
+        Visibility is ``list()``'s: password-protected events are blanked for callers
+        without the password. See ``listing_stream`` for what iteration sees of writes made
+        while it runs.
+        """
+        ctx = self._ctx
+        query = whole_query(EventQuery, query, params)
+        flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
+
+        def fetch(current: EventFilter) -> _Events:
+            return ctx.backend.query(Event, current, count=False)[0]
+
+        batches = keyset_batches(
+            fetch,
+            flt,
+            flt.sort_key,
+            size=batch_size,
+            progress=progress,
+            unit="events",
+            start=EventFilter.BEFORE_ALL,  # the first batch is a keyset page too
+        )
+        return (event for batch in batches for event in self._shown(batch))
 
     def _page_and_total(self, flt: EventFilter) -> tuple[_Events, int]:
         """A page of events and the total, the total counted only once per data generation.
@@ -220,7 +259,25 @@ class EventCollection(PostCollection[Event]):
         return {"timezone": name, "start_date": start, "end_date": end}
 
     def _prepare(self, clean: dict[str, Any], current: Event | None) -> dict[str, Any]:
-        fields = dict(clean) | self._span(clean, current)
+        return dict(clean) | self._span(clean, current) | self._links(clean)
+
+    def _prepare_many(self, plans: Sequence[tuple[Event, dict[str, Any]]]) -> _Rows:
+        """Links resolved once for a whole bulk change (every record gets the same ones)."""
+        links: dict[int, dict[str, Any]] = {}  # by cleaned changes (one per time zone)
+        prepared = []
+        for current, clean in plans:
+            if id(clean) not in links:
+                links[id(clean)] = self._links(clean)
+            prepared.append(dict(clean) | self._span(clean, current) | links[id(clean)])
+        return prepared
+
+    def _check_change(self, clean: dict[str, Any], current: Event) -> None:
+        self._span(clean, current)  # the new dates in order, for this event's dates and zone
+
+    def _links(self, clean: Mapping[str, Any]) -> dict[str, Any]:
+        """The link fields of cleaned input as ids: terms and linked records named by text are
+        found, or created (inside the caller's transaction)."""
+        fields: dict[str, Any] = {}
         if "categories" in clean:
             fields["categories"] = self._categories.ids_for(clean["categories"])
         if "tags" in clean:
@@ -235,77 +292,32 @@ class EventCollection(PostCollection[Event]):
                 )
         return fields
 
-    def _with_term_ids(self, rows: _Rows) -> _Rows:
-        """Rows whose category and tag names are ids, resolved for the whole batch at once
-        (building each event would otherwise ask storage once per row)."""
-        for field, terms in (("categories", self._categories), ("tags", self._tags)):
-            found = terms.resolve(_term_keys(rows, field))
-            rows = [
-                clean | {field: tuple(found.get(i, i) for i in clean[field])}
-                if field in clean
-                else clean
-                for clean in rows
-            ]
-        return rows
-
     def bulk_create(
-        self, rows: Iterable[Mapping[str, Any]], *, progress: ProgressArg = None
+        self,
+        rows: Iterable[Mapping[str, Any]],
+        *,
+        progress: ProgressArg = None,
+        atomic: bool = True,
     ) -> _Ids:
-        """Create many events, validated like ``create``, committed in batches.
+        """Create many events, validated like ``create``; the new ids, in row order.
 
-        Every row is validated before anything is written (fields, date order and the author
-        the caller may set), so a bad row (the error names it, e.g. ``rows[12].start_date``)
-        leaves the calendar unchanged. Rows are then written in batches of
-        ``settings.bulk_batch_size``, one transaction each. ``progress=True`` shows a bar (tqdm)
-        of the rows written; a callable is called as ``progress(done, total)`` after each
-        batch. Returns the new ids in row order.
+        ``rows``: mappings of event fields, or a pandas DataFrame (a row per event). Rows are
+        read, validated and written a batch (``settings.bulk_batch_size`` rows) at a time, so
+        memory stays flat however many rows come (any iterable: a generator is not read
+        ahead). A bad row is named in the error (``rows[12].start_date``).
+
+        ``atomic`` (the default): the whole load is one transaction; a bad row, a row the
+        caller may not write or a storage failure leaves the calendar unchanged, and nobody
+        sees any row before the last is stored. ``atomic=False``: each batch commits on its
+        own, and a failure raises ``BulkIncomplete``, saying how many rows (the first ones,
+        whole batches) were committed, with the cause chained.
+
+        ``progress=True`` shows a bar (tqdm) of the rows written; a callable is called as
+        ``progress(done, total)`` after each batch (``total`` is ``None`` when ``rows`` has no
+        length).
         """
-        ctx = self._ctx
-        ctx.require(ctx.actor.can_create("event"), "create events")
-        cleaned: _Rows = []
-        lookup = ctx.remembering()
-        for number, row in enumerate(rows):
-            try:
-                clean = read_input(Event, row, lookup, creating=True)
-                self._span(clean, None)  # an end before the start, found before any write
-            except MissingParameter as bad:
-                raise MissingParameter(f"rows[{number}].{name}" for name in bad.fields) from None
-            except InvalidParameter as bad:
-                raise InvalidParameter(
-                    {f"rows[{number}].{name}": why for name, why in bad.fields.items()}
-                ) from None
-            self._author(clean.get("author"))  # may the caller name this author?
-            self._status(clean.get("status"))  # and ask for this status?
-            cleaned.append(clean)
-        ids: _Ids = []
-        total, size = len(cleaned), ctx.settings.bulk_batch_size
-        next_number: dict[str, int] = {}  # slug suffixes already tried, across batches
-        with tracking(progress, total=total, unit="events") as advance:
-            for at in range(0, total, size):
-                chunk = cleaned[at : at + size]
-                with ctx.backend.transaction():
-                    chunk = self._with_term_ids(chunk)
-                    record_ids = ctx.backend.reserve_ids("post", len(chunk))
-                    slugs = allocate_slugs(
-                        [self.slug_base(clean) for clean in chunk],
-                        lambda candidates: ctx.backend.taken_slugs("event", candidates),
-                        next_number,
-                    )
-                    batch = [
-                        self._build(clean, slug=slug, record_id=record_id)
-                        for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
-                    ]
-                    ctx.backend.insert(batch)
-                ids.extend(e.id for e in batch)
-                advance(len(ids))
-        return ids
-
-
-def _term_keys(rows: _Rows, field: str) -> list[str]:
-    """The slugs and names rows give for ``field``, in the order they first appear (so new
-    terms get their ids in row order)."""
-    found = (item for clean in rows for item in clean.get(field, ()) if isinstance(item, str))
-    return list(dict.fromkeys(found))
+        rows = dataframe.rows_of(rows) if dataframe.is_dataframe(rows) else rows
+        return bulk.bulk_create(self, rows, progress=progress, atomic=atomic)
 
 
 def _blanked(event: Event) -> Event:

@@ -38,9 +38,10 @@ from .records import RECORD_CLASSES, Kind
 from .settings import Settings
 from .storage import Storage
 
-__all__ = ["Paging", "event_filter", "linked_filter", "paging", "term_filter"]
+__all__ = ["DATE_FILTERS", "Paging", "event_filter", "linked_filter", "paging", "term_filter"]
 
-_DATE_PARAMS = (
+#: The date filters of an event list.
+DATE_FILTERS = (
     "start_date",
     "end_date",
     "starts_before",
@@ -48,7 +49,7 @@ _DATE_PARAMS = (
     "ends_before",
     "ends_after",
 )
-_RELATIVE_PARAMS = _DATE_PARAMS[2:]
+_RELATIVE_PARAMS = DATE_FILTERS[2:]
 
 
 #: WordPress's ``parse_search``: a quoted phrase, or a run of characters other than tab,
@@ -147,7 +148,7 @@ def event_filter(
     include = problems.check("include", lambda: _include(query.include))
 
     bounds: dict[str, datetime | None] = {}
-    for name in _DATE_PARAMS:
+    for name in DATE_FILTERS:
         value = getattr(query, name)
         edge: Literal["start", "end"] = "start" if name == "start_date" else "end"
         bounds[name] = (
@@ -168,7 +169,7 @@ def event_filter(
         if query.end_date is None:
             bounds["end_date"] = window_end
     if include is not None:  # the spec: with include, date filters are ignored
-        bounds = dict.fromkeys(_DATE_PARAMS)
+        bounds = dict.fromkeys(DATE_FILTERS)
 
     flt = EventFilter(
         start_min=bounds["start_date"],

@@ -29,6 +29,7 @@ __all__ = [
     "event_id",
     "existing_ids",
     "flag",
+    "last_page",
     "paging",
     "read_statuses",
     "search_text",
@@ -87,10 +88,17 @@ def paging(page: object, per_page: object, settings: Settings, problems: Problem
         lambda: settings.per_page if per_page is None else _positive(per_page, "records"),
     )
     size = min(got_per_page or settings.per_page, settings.max_per_page)
-    if got_page is not None and got_page * size > MAX_INT:  # its offset names no record
-        problems.check("page", lambda: _positive(None, f"pages up to {MAX_INT // size}"))
+    if got_page is not None and got_page > last_page(settings):  # its offset names no record
+        problems.check("page", lambda: _positive(None, f"pages up to {last_page(settings)}"))
         got_page = None
     return Paging(got_page or 1, size)
+
+
+def last_page(settings: Settings) -> int:
+    """The largest ``page`` a list accepts: one whose offset fits a 64-bit integer at the
+    largest page size, so that the bound (which ``/doc`` states) does not depend on
+    ``per_page``."""
+    return MAX_INT // settings.max_per_page
 
 
 def read_statuses(value: object, actor: Actor) -> frozenset[Status]:

@@ -23,7 +23,7 @@ from .settings import Settings
 from .statuses import Status
 from .storage import Storage
 
-__all__ = ["linked_filter"]
+__all__ = ["LINKED_SEARCH_WORD", "linked_filter"]
 
 #: Statuses whose events make a venue or organizer count as "having events" (the reference
 #: leaves out drafts and pending events, and counts trashed ones).
@@ -31,14 +31,14 @@ _HAS_EVENTS_STATUSES = frozenset(Status) - {Status.DRAFT, Status.PENDING}
 
 #: The reference's ``find_like`` for venues and organizers: words are runs of letters, digits
 #: and dashes; every other character separates them.
-_LINKED_SEARCH_WORD = re.compile(r"(?:[^\W_]|-)+")
+LINKED_SEARCH_WORD = re.compile(r"(?:[^\W_]|-)+")
 
 
 def _linked_search(value: object) -> tuple[str, ...]:
     """Search words as the reference splits a venue or organizer search."""
     if value is None:
         return ()
-    words = tuple(dict.fromkeys(fold(w) for w in _LINKED_SEARCH_WORD.findall(search_text(value))))
+    words = tuple(dict.fromkeys(fold(w) for w in LINKED_SEARCH_WORD.findall(search_text(value))))
     if not words:
         raise Bad("send a search text with at least one letter or digit")
     if len(words) > MAX_SEARCH_WORDS:

@@ -12,9 +12,10 @@ from .records import RECORD_CLASSES, Kind
 from .settings import Settings
 from .storage import Storage
 
-__all__ = ["term_filter"]
+__all__ = ["ORDER_DIRECTIONS", "TERM_ORDERS", "term_filter"]
 
-_TERM_ORDERS: dict[str, TermOrder] = {
+#: What ``orderby`` may name (case-insensitively; anything else sorts by name, as in WordPress).
+TERM_ORDERS: dict[str, TermOrder] = {
     "name": "name",
     "id": "id",
     "term_id": "id",
@@ -82,15 +83,19 @@ def _term_order(value: object) -> TermOrder:
     if value is None:
         return "name"
     if not isinstance(value, str) or not value.strip():
-        raise Bad(f"send one of {', '.join(_TERM_ORDERS)}")
+        raise Bad(f"send one of {', '.join(TERM_ORDERS)}")
     # The reference (WordPress) falls back to name order for an unknown orderby.
-    return _TERM_ORDERS.get(value.strip().lower(), "name")
+    return TERM_ORDERS.get(value.strip().lower(), "name")
+
+
+#: What ``order`` may be (case-insensitively).
+ORDER_DIRECTIONS = ("asc", "desc")
 
 
 def _descending(value: object) -> bool:
     if value is None:
         return False
-    if not isinstance(value, str) or value.strip().lower() not in ("asc", "desc"):
+    if not isinstance(value, str) or value.strip().lower() not in ORDER_DIRECTIONS:
         raise Bad("send 'asc' or 'desc'")
     return value.strip().lower() == "desc"
 

@@ -11,11 +11,11 @@ from collections.abc import Collection
 
 from .queries import EventFilter, TermFilter
 from .records import RECORD_CLASSES, Event, Kind
-from .slugs import candidate_prefix, unique_slug
+from .slugs import candidate_prefix, trashed_slug, unique_slug
 from .statuses import Status
 from .storage import Storage
 
-__all__ = ["child_terms", "free_slug", "linking_events", "slug_taken", "term_ids"]
+__all__ = ["child_terms", "free_slug", "linking_events", "slug_taken", "term_ids", "trash_slug"]
 
 
 def term_ids(storage: Storage, kind: Kind, keys: Collection[str]) -> dict[str, int]:
@@ -31,12 +31,26 @@ def term_ids(storage: Storage, kind: Kind, keys: Collection[str]) -> dict[str, i
     return by_slug | {name: ids[0] for name, ids in by_name.items()}
 
 
-def free_slug(storage: Storage, kind: Kind, base: str) -> str:
+def free_slug(storage: Storage, kind: Kind, base: str, *, claimed: set[str] | None = None) -> str:
     """``base`` if no record of that kind has it, else the first free ``base-2``,
     ``base-3``, ... (WordPress's ``wp_unique_post_slug``), found with one storage query
-    however many records share the title."""
+    however many records share the title.
+
+    ``claimed`` holds slugs handed out earlier in the same operation but not written yet (a
+    bulk delete trashing two records of one slug); the slug chosen is added to it.
+    """
     taken = storage.slugs_starting(kind, candidate_prefix(base))
-    return unique_slug(base, taken.__contains__)
+    held = claimed if claimed is not None else set()
+    chosen = unique_slug(base, lambda slug: slug in taken or slug in held)
+    held.add(chosen)
+    return chosen
+
+
+def trash_slug(storage: Storage, kind: Kind, slug: str, *, claimed: set[str] | None = None) -> str:
+    """The slug a record takes in the trash: ``<slug>__trashed``, or the next free one when
+    another trashed record already holds it."""
+    base = trashed_slug(slug)
+    return free_slug(storage, kind, base, claimed=claimed) if base else base
 
 
 def slug_taken(storage: Storage, kind: Kind, slug: str) -> bool:

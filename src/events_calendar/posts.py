@@ -3,28 +3,32 @@
 ``PostCollection`` holds the life cycle every post kind shares: permission checks, validation,
 slugs (generated, unique, kept as aliases after a rename, ``__trashed`` in the trash), statuses
 (scaled back for users who may not publish), trash and forced deletion, visibility. Events add
-their own rules in ``events``; venues and organizers use ``LinkedCollection`` as it is.
+their own rules in ``events``, venues and organizers theirs in ``linked``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Generic, Literal, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import attrs
 
-from .coerce import MAX_INT, clean_text, plain, plain_query
+from . import posts_bulk
+from .coerce import MAX_INT, clean_text, plain
 from .context import Context, error_code
-from .errors import Forbidden, InTrash, InvalidParameter, NotFound, PageNotFound
-from .listing import linked_filter
-from .lookups import free_slug, linking_events, slug_taken
-from .queries import LinkedQuery, Page
+from .errors import Forbidden, InTrash, InvalidParameter, NotFound
+from .io import dataframe
+from .lookups import free_slug, slug_taken, trash_slug
+from .progress import ProgressArg
 from .records import Event, Organizer, Venue
-from .slugs import slugify, trashed_slug
+from .slugs import slugify
 from .statuses import Status
 from .validation import read_id, read_input, read_slug
 
-__all__ = ["LinkedCollection", "PostCollection"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["PostCollection"]
 
 P = TypeVar("P", Event, Venue, Organizer)
 
@@ -213,7 +217,7 @@ class PostCollection(Generic[P]):
             trashed = attrs.evolve(
                 current,
                 status=Status.TRASH,
-                slug=trashed_slug(current.slug),
+                slug=trash_slug(ctx.backend, self.kind, current.slug),
                 modified=ctx.now().astimezone(ctx.zone),
             )
             self._on_trash(current)
@@ -225,10 +229,71 @@ class PostCollection(Generic[P]):
         """``delete`` for the record found by ``slug`` (an unknown slug is refused first)."""
         return self.delete(self.id_for_slug(slug), force=force)
 
+    def update_many(
+        self, ids_or_filters: object, /, *, progress: ProgressArg = None, **changes: Any
+    ) -> list[P]:
+        """Make the same changes to many records, in one transaction; returns the updated
+        records, in the order of the ids given (a filter: in list order).
+
+        ``ids_or_filters`` is any iterable of ids, or a mapping of ``list()`` parameters (or
+        a query object) whose every match is changed. Every record is read and checked
+        before the first write; an error names the record by position and id (the field
+        ``ids[3]`` is the fourth one) and changes nothing. A slug names one record, so
+        ``slug`` is refused here. ``progress``: see ``events_calendar.progress``.
+        """
+        return posts_bulk.update_many(self, ids_or_filters, changes, progress)
+
+    def delete_many(
+        self, ids_or_filters: object, /, *, force: bool = False, progress: ProgressArg = None
+    ) -> list[int]:
+        """Move many records to the trash (``force=True``: remove them for good), in one
+        transaction; returns their ids, in the order given.
+
+        Records are given as for ``update_many``. Every one is checked first (it exists, the
+        caller may delete it, and without ``force`` it is not in the trash already); an
+        error names it and changes nothing.
+        """
+        return posts_bulk.delete_many(self, ids_or_filters, force, progress)
+
+    # -- DataFrames (the ``dataframe`` extra) -----------------------------------------------
+    def to_dataframe(self, *, progress: ProgressArg = None, **filters: Any) -> pd.DataFrame:
+        """Every record ``iter(**filters)`` yields, as a pandas DataFrame with typed columns
+        (see ``events_calendar.io.dataframe``); secrets such as passwords are left out."""
+        return dataframe.to_dataframe(self, filters, progress=progress)
+
+    def from_dataframe(
+        self,
+        frame: pd.DataFrame,
+        *,
+        key: str | None = None,
+        on_conflict: Literal["skip", "update"] = "skip",
+        progress: ProgressArg = None,
+    ) -> dataframe.DataFrameReport:
+        """Create or update one record per row of ``frame`` (columns: ``create`` fields, or
+        a frame ``to_dataframe`` made); returns what happened to each row.
+
+        ``key`` says which rows are records already: ``None`` (every row is new), ``"id"``,
+        ``"slug"`` or the name column (``"title"`` for events). A row whose key matches is
+        skipped or updated, per ``on_conflict``; a row that already holds its values is
+        ``unchanged``. Each row is written whole or not at all, in one transaction for the
+        frame; a row that fails is reported with why and the others still go in.
+        """
+        return dataframe.from_dataframe(
+            self, frame, key=key, on_conflict=on_conflict, progress=progress
+        )
+
     # -- hooks for kinds with more rules ---------------------------------------------------
     def _prepare(self, clean: dict[str, Any], current: P | None) -> dict[str, Any]:
         """Turn cleaned input into record fields (resolving links, dates ...)."""
         return clean
+
+    def _prepare_many(self, plans: Sequence[tuple[P, dict[str, Any]]]) -> list[dict[str, Any]]:
+        """``_prepare`` for many ``(record, cleaned changes)`` pairs of one bulk change."""
+        return [self._prepare(clean, current) for current, clean in plans]
+
+    def _check_change(self, clean: dict[str, Any], current: P) -> None:
+        """What ``_prepare`` would refuse about changing ``current``, checked without
+        writing anything (bulk changes check every record before the first write)."""
 
     def _check_record(self, record: P) -> None:
         """Rules that span several fields, checked on the finished record."""
@@ -267,99 +332,3 @@ class PostCollection(Generic[P]):
 
     def _unique_slug(self, base: str) -> str:
         return free_slug(self._ctx.backend, self.kind, slugify(base) or self.kind)
-
-
-class LinkedCollection(PostCollection[P]):
-    """Venues or organizers: posts that events link to."""
-
-    def _prepare(self, clean: dict[str, Any], current: P | None) -> dict[str, Any]:
-        """A venue without a ``stateprovince`` takes it from its state or province."""
-        fields = dict(clean)
-        if self.kind != "venue":
-            return fields
-
-        def final(name: str) -> str:
-            return str(fields[name] if name in fields else getattr(current, name, ""))
-
-        if not final("stateprovince"):
-            derived = _stateprovince(final("state"), final("province"), final("country"))
-            if derived:
-                fields["stateprovince"] = derived
-        return fields
-
-    def create(self, **data: Any) -> P:
-        """Create a record, or return an existing one that the data describes already.
-
-        De-duplication, as the reference's duplicate check does it: when a record (not in the
-        trash) has the same name, ignoring case, and every other field given equals that
-        record's (a subset of its data: the name alone, the name and the same description, the
-        name and some of the same address fields), that record is returned and nothing is
-        written. Any field given with another value makes a new record. Who creates it, its
-        status and its publication date are not compared.
-        """
-        ctx = self._ctx
-        clean = read_input(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
-        ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind}s")
-        with ctx.backend.transaction():
-            return self.create_or_reuse(clean)
-
-    def create_or_reuse(self, clean: Mapping[str, Any]) -> P:
-        """Inside a transaction: the record ``clean`` describes already (see ``create``), or
-        a new one from cleaned input."""
-        backend = self._ctx.backend
-        title = self._cls.title_field
-        compared = {k: v for k, v in clean.items() if k != title and k not in _NOT_COMPARED}
-        name = clean[title]
-        same = backend.get_many(self._cls, backend.find_names(self.kind, [name]).get(name, []))
-        for record in same.values():
-            if (
-                record.status != Status.TRASH
-                and self._ctx.actor.can_read(record.author, record.status)
-                and all(
-                    getattr(record, field, _ABSENT) == value for field, value in compared.items()
-                )
-            ):
-                return record
-        return self._insert(dict(clean))
-
-    def _on_trash(self, record: P) -> None:
-        """Events stop pointing at a trashed venue or organizer, as in the reference."""
-        backend = self._ctx.backend
-        attr = self.kind
-        for event in linking_events(backend, self.kind, record.id):
-            kept = tuple(i for i in getattr(event, attr) if i != record.id)
-            changes: dict[str, Any] = {attr: kept}
-            backend.replace(attrs.evolve(event, **changes))
-
-    def list(self, query: LinkedQuery | None = None, **params: Any) -> Page[P]:
-        """One page of venues or organizers (interface section 4.3)."""
-        ctx = self._ctx
-        query = plain_query(query or LinkedQuery(**params))
-        kind: Literal["venue", "organizer"] = "venue" if self.kind == "venue" else "organizer"
-        flt = linked_filter(kind, query, ctx.actor, ctx.backend, ctx.settings, ctx.now())
-        items, total = ctx.backend.query(self._cls, flt)
-        page = Page.of(items, total or 0, flt)
-        if not items and page.page > 1:
-            raise PageNotFound(
-                f"This {kind} list has fewer than {flt.offset + 1} {kind}s; ask for an "
-                "earlier page.",
-                code=f"{kind}-archive-page-not-found",
-            )
-        return page
-
-
-#: Fields a duplicate check does not compare: they say who made a record and when, not which
-#: place or person it is.
-_NOT_COMPARED = frozenset({"author", "status", "date"})
-_ABSENT = object()
-
-#: Countries whose venues use ``state`` rather than ``province`` (as the reference names them).
-_STATE_COUNTRIES = frozenset({"", "US", "United States"})
-
-
-def _stateprovince(state: str, province: str, country: str) -> str:
-    """The combined region of a venue, as the reference derives it when none is given: the
-    state in the United States (or with no country), the province elsewhere (venue_paris)."""
-    if state and country in _STATE_COUNTRIES:
-        return state
-    return province

@@ -8,12 +8,19 @@ of every parameter is decided once, in the core, and no backend can reinterpret 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from datetime import datetime
-from typing import TYPE_CHECKING, Generic, Literal, TypeVar
+from collections.abc import Callable, Collection, Iterable, Sequence
+from datetime import UTC, datetime
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Literal,
+    TypeVar,
+)
 
 import attrs
 
+from .page import Page
 from .statuses import Status
 
 if TYPE_CHECKING:
@@ -62,7 +69,6 @@ LINKED_SEARCH_FIELDS: dict[str, tuple[str, ...]] = {
     "organizer": ("organizer", "description", "excerpt", "phone", "email", "website"),
 }
 
-T = TypeVar("T")
 R = TypeVar("R", bound="Venue | Organizer")
 TermT = TypeVar("TermT", bound="Category | Tag")
 
@@ -166,6 +172,10 @@ class EventFilter:
     #: hidden from this caller, so it must not answer guesses about it.
     locked_search_in_title: bool = False
     order_by_date: bool = False
+    #: Keyset paging (``iter``): the ``sort_key`` of the last event already seen; only events
+    #: strictly after it in list order match. ``None``: from the first event on, as is
+    #: ``BEFORE_ALL`` (which still marks the query as a keyset page).
+    after: tuple[datetime, int] | None = None
     offset: int = 0
     #: At most this many records from ``offset`` on; ``None``: all of them.
     limit: int | None = 10
@@ -176,6 +186,8 @@ class EventFilter:
         The in-memory backend runs it directly; SQL backends compile the same conditions,
         and the differential tests hold them to this.
         """
+        if self.after is not None and self.sort_key(event) <= self.after:
+            return False
         if event.status not in self.statuses or not _own_private(event, self.private_author):
             return False
         if not _own_unpublished(event, self.unpublished_author):
@@ -212,6 +224,9 @@ class EventFilter:
             return all(word in text for word in self.search)
         return True
 
+    #: A cursor before every event (no instant or id is smaller).
+    BEFORE_ALL: ClassVar[tuple[datetime, int]] = (datetime.min.replace(tzinfo=UTC), 0)
+
     def sort_key(self, event: Event) -> tuple[datetime, int]:
         """The list order: UTC start, then id (publication date, then id, for ``include``)."""
         if self.order_by_date:
@@ -239,11 +254,16 @@ class LinkedFilter:
     private_author: int | None = None
     #: As ``EventFilter.unpublished_author``: others' unpublished records are left out.
     unpublished_author: int | None = None
+    #: Keyset paging (``iter``): the ``sort_key`` of the last record already seen; only
+    #: records strictly after it in list order (newest first: a smaller key) match.
+    after: tuple[datetime, int] | None = None
     offset: int = 0
     limit: int | None = 10
 
     def matches(self, record: Venue | Organizer, *, events: Collection[Event]) -> bool:
         """Whether ``record`` is in this list, given the events that link to it."""
+        if self.after is not None and self.sort_key(record) >= self.after:
+            return False
         if record.status not in self.statuses or not _own_private(record, self.private_author):
             return False
         if not _own_unpublished(record, self.unpublished_author):
@@ -258,9 +278,14 @@ class LinkedFilter:
                 return False
         return self.ids is None or record.id in self.ids
 
+    @staticmethod
+    def sort_key(record: Venue | Organizer) -> tuple[datetime, int]:
+        """The list order's key, read backwards: publication date, then id."""
+        return (record.date_utc, record.id)
+
     def order(self, records: Iterable[R]) -> list[R]:
         """Newest first: publication date, then id, both descending."""
-        return sorted(records, key=lambda r: (r.date_utc, r.id), reverse=True)
+        return sorted(records, key=self.sort_key, reverse=True)
 
 
 @attrs.frozen(kw_only=True)
@@ -278,12 +303,18 @@ class TermFilter:
     parents: frozenset[int] | None = None
     post: int | None = None
     slug: str | None = None
+    #: Keyset paging (``iter``): the ``sort_key`` of the last term already seen; only terms
+    #: strictly after it in list order match (a key further along ``orderby`` in its
+    #: direction, or the same key and a larger id: ties are by ascending id either way).
+    after: tuple[object, int] | None = None
     offset: int = 0
     limit: int | None = 10
 
     def matches(self, term: Category | Tag, *, events: Collection[int]) -> bool:
         """Whether ``term`` (with its stored ``count``) is in this list, given the ids of the
         events that link to it."""
+        if self.after is not None and not self._past(self.sort_key(term), self.after):
+            return False
         if self.include is not None and term.id not in self.include:
             return False
         if term.id in self.exclude:
@@ -306,6 +337,16 @@ class TermFilter:
         found = sorted(terms, key=lambda t: t.id)
         found.sort(key=self._sort_key(), reverse=self.descending)
         return found
+
+    def sort_key(self, term: Category | Tag) -> tuple[object, int]:
+        """The list order's key of ``term``: its ``orderby`` value, then its id."""
+        return (self._sort_key()(term)[0], term.id)
+
+    def _past(self, key: tuple[Any, int], after: tuple[Any, int]) -> bool:
+        """Whether ``key`` comes strictly after ``after`` in this list's order."""
+        if key[0] == after[0]:
+            return key[1] > after[1]
+        return bool(key[0] < after[0]) if self.descending else bool(key[0] > after[0])
 
     def _sort_key(self) -> Callable[[Category | Tag], tuple[object, ...]]:
         if self.orderby == "include" and self.include_order:
@@ -347,40 +388,3 @@ def _any_field_has_all(record: Venue | Organizer, words: tuple[str, ...]) -> boo
         if all(word in value for word in words):
             return True
     return False
-
-
-@attrs.frozen(kw_only=True)
-class Page(Generic[T]):
-    """One page of a list, with what a caller needs to fetch the others."""
-
-    items: tuple[T, ...]
-    total: int
-    page: int
-    per_page: int
-    #: The normalised filter the page answers (effective date bounds, statuses ...), for
-    #: callers that echo the query back, such as the HTTP adapter's ``rest_url``.
-    filter: EventFilter | LinkedFilter | TermFilter | None = attrs.field(
-        default=None, eq=False, repr=False
-    )
-
-    @classmethod
-    def of(
-        cls, items: Iterable[T], total: int, flt: EventFilter | LinkedFilter | TermFilter
-    ) -> Page[T]:
-        """The page a filter's offset and limit describe."""
-        found = tuple(items)
-        per_page = flt.limit if flt.limit is not None else max(len(found), 1)
-        return cls(
-            items=found, total=total, page=flt.offset // per_page + 1, per_page=per_page, filter=flt
-        )
-
-    @property
-    def total_pages(self) -> int:
-        """``ceil(total / per_page)``; 0 for an empty list."""
-        return -(-self.total // self.per_page) if self.per_page else 0
-
-    def __iter__(self) -> Iterator[T]:
-        return iter(self.items)
-
-    def __len__(self) -> int:
-        return len(self.items)

@@ -15,6 +15,7 @@ Links to other records are tuples of ids; the calendar resolves them to records 
 from __future__ import annotations
 
 import enum
+import functools
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Literal
 
@@ -22,6 +23,7 @@ import attrs
 
 from .cost import CostDetails, parse_cost
 from .dates import zone_abbr
+from .display import record_table
 from .statuses import Role, Status
 
 __all__ = [
@@ -112,6 +114,13 @@ def interface_fields(cls: type[Record], *, by_id: bool) -> dict[str, InputField]
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+@functools.lru_cache(maxsize=4096)
+def _cost_details(cost: str) -> CostDetails:
+    """An event's cost details, remembered per cost text: a calendar holds few distinct
+    costs, and reading a million events parsed the same ones a million times."""
+    return parse_cost(cost)[1]
+
+
 def _utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
@@ -148,6 +157,10 @@ class _Post:
     def name(self) -> str:
         """The record's display name, whatever its kind calls it."""
         return str(getattr(self, self.title_field))
+
+    def _repr_html_(self) -> str:
+        """The record as a field/value table in Jupyter (a password only as "(set)")."""
+        return record_table(self)
 
 
 @attrs.frozen(kw_only=True)
@@ -191,7 +204,7 @@ class Event(_Post):
         init=False, default=attrs.Factory(lambda self: zone_abbr(self.start_date), takes_self=True)
     )
     cost_details: CostDetails = attrs.field(
-        init=False, default=attrs.Factory(lambda self: parse_cost(self.cost)[1], takes_self=True)
+        init=False, default=attrs.Factory(lambda self: _cost_details(self.cost), takes_self=True)
     )
 
 
@@ -245,6 +258,10 @@ class _Term:
     slug: str = _in(Input.SLUG, default="")
     description: str = _in(Input.TEXT, default="")
     count: int = attrs.field(default=0, eq=False)
+
+    def _repr_html_(self) -> str:
+        """The term as a field/value table in Jupyter."""
+        return record_table(self)
 
 
 @attrs.frozen(kw_only=True)

@@ -17,7 +17,7 @@ separate, smaller protocol (``UserStore``) that every backend also implements.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Literal, Protocol, TypeVar, runtime_checkable
 
@@ -81,6 +81,14 @@ class Storage(Protocol):
         """Overwrite a stored record (same id, same kind)."""
         ...
 
+    def replace_many(self, records: Sequence[Record], *, links: bool = True) -> None:
+        """``replace`` for many records, in one transaction: what bulk changes write with
+        (``update_many``), a few statements per batch rather than per record.
+
+        ``links=False`` promises that the records link to what they link to in storage
+        already (a change that touched no link field), so links need not be compared."""
+        ...
+
     def remove(self, kind: Kind, record_id: int) -> None:
         """Delete a record for good, with its links and former slugs."""
         ...
@@ -124,6 +132,21 @@ class Storage(Protocol):
         """The records of ``cls`` that ``flt.matches()`` accepts, in ``flt``'s order, from
         ``flt.offset`` up to ``flt.limit`` of them (all when ``limit`` is ``None``), and the
         number of matches on all pages (``None`` when ``count`` is false)."""
+        ...
+
+    # -- import keys (an imported record's identity in the file it came from) --------------
+    def find_import_keys(self, kind: Kind, keys: Collection[str]) -> dict[str, int]:
+        """For each of ``keys`` recorded for that kind (an iCalendar UID, a CSV key value),
+        the id of the record it was imported as; unknown keys are absent. A key may outlive
+        its record (records are deleted without asking about keys): callers check the id."""
+        ...
+
+    def set_import_keys(self, kind: Kind, keys: Mapping[str, int]) -> None:
+        """Record (or move) each key to its record id, in the current transaction."""
+        ...
+
+    def import_keys(self, kind: Kind) -> dict[str, int]:
+        """Every import key of that kind and its record id (backups carry them)."""
         ...
 
 

@@ -6,27 +6,36 @@ it), no by-slug routes, names unique among siblings, and a ``count`` of publishe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Generic, Literal, TypeVar
+import builtins
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import attrs
 
+from . import posts_bulk
 from .coerce import MAX_INT, plain_fields, plain_query
 from .context import Context
+from .display import plural
 from .errors import InvalidParameter, NotFound, TermExists
+from .io import dataframe
 from .listing import term_filter
+from .listing_stream import ITER_BATCH, keyset_batches, whole_query
 from .lookups import child_terms, free_slug, term_ids
-from .queries import Page, TermQuery
+from .progress import ProgressArg, tracking
+from .queries import Page, TermFilter, TermQuery
 from .records import Category, Tag
 from .slugs import slugify
 from .validation import read_id, read_input
 
-__all__ = ["TermCollection"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["NON_BLANK_FIELDS", "TermCollection"]
 
 T = TypeVar("T", Category, Tag)
 
 #: The term arguments the reference declares as non-empty strings when present.
-_TEXTS = ("name", "description", "slug")
+NON_BLANK_FIELDS = ("name", "description", "slug")
 
 
 def _refuse_blank_texts(data: Mapping[str, Any], *, creating: bool) -> None:
@@ -38,7 +47,7 @@ def _refuse_blank_texts(data: Mapping[str, Any], *, creating: bool) -> None:
     """
     bad = {
         name: "send a non-empty text"
-        for name in _TEXTS
+        for name in NON_BLANK_FIELDS
         if name in data
         and not (creating and data[name] is None)
         and not (isinstance(data[name], str) and data[name].strip())
@@ -106,7 +115,34 @@ class TermCollection(Generic[T]):
         query = plain_query(query or TermQuery(**params))
         flt = term_filter(self.kind, query, ctx.backend, ctx.settings, ctx.actor)
         items, total = ctx.backend.query(self._cls, flt)
-        return Page.of(items, total or 0, flt)
+        return Page.of(items, total or 0, flt, kind=self.kind)
+
+    def iter(
+        self,
+        query: TermQuery | Mapping[str, Any] | None = None,
+        *,
+        progress: ProgressArg = None,
+        batch_size: int = ITER_BATCH,
+        **params: Any,
+    ) -> Iterator[T]:
+        """Every term ``list()`` would list with these filters, in its order, streamed with
+        keyset paging (see ``EventCollection.iter``)."""
+        ctx = self._ctx
+        query = whole_query(TermQuery, query, params)
+        flt = term_filter(self.kind, query, ctx.backend, ctx.settings, ctx.actor)
+
+        def fetch(current: TermFilter) -> list[T]:
+            return ctx.backend.query(self._cls, current, count=False)[0]
+
+        noun = "categories" if self.kind == "category" else "tags"
+        batches = keyset_batches(
+            fetch, flt, flt.sort_key, size=batch_size, progress=progress, unit=noun
+        )
+        return (term for batch in batches for term in batch)
+
+    def to_dataframe(self, *, progress: ProgressArg = None, **filters: Any) -> pd.DataFrame:
+        """Every term ``iter(**filters)`` yields, as a pandas DataFrame with typed columns."""
+        return dataframe.to_dataframe(self, filters, progress=progress)
 
     def create(self, **data: Any) -> T:
         """Create a term; a sibling with the same name is a ``TermExists`` error."""
@@ -170,6 +206,28 @@ class TermCollection(Generic[T]):
                 backend.replace(attrs.evolve(child, parent=current.parent))
             backend.remove(self.kind, current.id)
         return current
+
+    def delete_many(
+        self, ids_or_filters: object, /, *, progress: ProgressArg = None
+    ) -> builtins.list[int]:
+        """Remove many terms for good (as ``delete`` does each), in one transaction; returns
+        their ids in the order given.
+
+        Terms are given as any iterable of ids or a mapping of ``list()`` filters (see
+        ``PostCollection.update_many``). Every id is checked first; an unknown one is
+        ``NotFound`` naming it (the field ``ids[3]`` is the fourth) and removes nothing.
+        """
+        ctx = self._ctx
+        ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
+        with ctx.backend.transaction():
+            ids = posts_bulk.target_ids(self, ids_or_filters)
+            for _ in posts_bulk.loaded(self, ids):  # every id known before the first removal
+                pass
+            with tracking(progress, total=len(ids), unit=plural(self.kind)) as advance:
+                for done, term_id in enumerate(ids, start=1):
+                    self.delete(term_id)
+                    advance(done)
+        return ids
 
     def ids_for(self, items: Iterable[int | str]) -> tuple[int, ...]:
         """Ids for a list of ids, slugs and names; missing names are created (inside the

@@ -1,36 +1,82 @@
-"""Copying a whole calendar from one backend to another (``events-calendar copy``).
+"""Copying a whole calendar from one backend to another (``events-calendar copy``), and
+restoring one from a backup (``io.backup``).
 
 Everything moves as it is stored: every kind in every status (the trash too), ids, slugs and
-former slugs, links in their order, users and hashed credentials, and the id sequences, so the
-copy hands out the next ids the source would have. The target must be empty, and the copy is
-one transaction on it: a failure leaves it empty.
+former slugs, links in their order, users and hashed credentials, import keys, and the id
+sequences, so the copy hands out the next ids the source would have. The target must be
+empty, and the copy is one transaction on it: a failure leaves it empty.
 
-Records are read in id ranges of ``BATCH`` (an index lookup each), so memory stays bounded by
-a batch, whatever the size of the calendar.
+What is copied is read through ``Snapshot``: a backend (``BackendSnapshot``) or a backup file
+(``io.backup``) is one, so a restore is a copy from a file. Records of a backend are read in
+id ranges of ``BATCH`` (an index lookup each), so memory stays bounded by a batch, whatever
+the size of the calendar.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
 from .errors import Conflict
 from .queries import EventFilter, LinkedFilter, TermFilter
-from .records import KINDS, Category, Event, Organizer, Record, Tag, Venue
+from .records import KINDS, Category, Credential, Event, Kind, Organizer, Record, Tag, User, Venue
 from .statuses import Status
 from .storage import Backend, Family
 
-__all__ = ["BATCH", "copy_calendar"]
+__all__ = ["BATCH", "FAMILIES", "ORDER", "BackendSnapshot", "Snapshot", "copy_calendar", "restore"]
 
 #: Ids per read and per write.
 BATCH = 2000
 
-_FAMILIES: tuple[Family, ...] = ("post", "term", "user", "credential")
+FAMILIES: tuple[Family, ...] = ("post", "term", "user", "credential")
 #: Copy order: what events link to first.
-_ORDER: tuple[type[Record], ...] = (Venue, Organizer, Category, Tag, Event)
+ORDER: tuple[type[Record], ...] = (Venue, Organizer, Category, Tag, Event)
 _EVERY = frozenset(Status)
+
+
+class Snapshot(Protocol):
+    """A whole calendar as a copy reads it."""
+
+    def last_id(self, family: Family) -> int: ...
+
+    def batches(self, cls: type[Record]) -> Iterator[list[Record]]:
+        """Every record of ``cls`` in every status, by id, a bounded batch at a time."""
+        ...
+
+    def slug_aliases(self, kind: Kind) -> dict[str, int]: ...
+
+    def import_keys(self, kind: Kind) -> dict[str, int]: ...
+
+    def list_users(self) -> list[User]: ...
+
+    def credentials(self, user_id: int) -> list[Credential]: ...
+
+
+class BackendSnapshot:
+    """A backend read as a ``Snapshot``."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+
+    def last_id(self, family: Family) -> int:
+        return self.backend.last_id(family)
+
+    def batches(self, cls: type[Record]) -> Iterator[list[Record]]:
+        return _batches(self.backend, cls)
+
+    def slug_aliases(self, kind: Kind) -> dict[str, int]:
+        return self.backend.slug_aliases(kind)
+
+    def import_keys(self, kind: Kind) -> dict[str, int]:
+        return self.backend.import_keys(kind)
+
+    def list_users(self) -> list[User]:
+        return self.backend.list_users()
+
+    def credentials(self, user_id: int) -> list[Credential]:
+        return self.backend.credentials(user_id)
 
 
 def copy_calendar(
@@ -42,18 +88,29 @@ def copy_calendar(
     """Copy every record, former slug, user and credential of ``source`` into the empty
     ``target``; returns how many of each kind were copied. ``progress(kind, done)`` is called
     after each batch."""
-    if any(target.last_id(family) for family in _FAMILIES):
+    return restore(BackendSnapshot(source), target, progress=progress)
+
+
+def restore(
+    source: Snapshot,
+    target: Backend,
+    *,
+    progress: Callable[[str, int], None] | None = None,
+) -> dict[str, int]:
+    """``copy_calendar`` from any ``Snapshot`` (a backend, a backup file)."""
+    if any(target.last_id(family) for family in FAMILIES):
         raise Conflict(
             "The target calendar is not empty; copy into a new database.",
             fields={"to": "name an empty database"},
         )
     counts: dict[str, int] = {}
     with target.transaction():
-        for cls in _ORDER:
+        for cls in ORDER:
             counts[cls.kind] = _copy_kind(source, target, cls, progress)
         for kind in KINDS:
             for slug, record_id in sorted(source.slug_aliases(kind).items()):
                 target.add_slug_alias(kind, record_id, slug)
+            target.set_import_keys(kind, source.import_keys(kind))
         users = source.list_users()
         for user in users:
             target.insert_user(user)
@@ -61,7 +118,7 @@ def copy_calendar(
         for credential in credentials:
             target.insert_credential(credential)
         counts["user"], counts["credential"] = len(users), len(credentials)
-        for family in _FAMILIES:  # the copy continues the source's sequences
+        for family in FAMILIES:  # the copy continues the source's sequences
             behind = source.last_id(family) - target.last_id(family)
             if behind > 0:
                 target.reserve_ids(family, behind)
@@ -69,7 +126,7 @@ def copy_calendar(
 
 
 def _copy_kind(
-    source: Backend,
+    source: Snapshot,
     target: Backend,
     cls: type[Record],
     progress: Callable[[str, int], None] | None,
@@ -78,7 +135,7 @@ def _copy_kind(
     parent may have a higher id than its child (it was set by a later update)."""
     done = 0
     parented: list[Record] = []
-    for batch in _batches(source, cls):
+    for batch in source.batches(cls):
         plain = []
         for record in batch:
             parent = getattr(record, "post_parent", 0) or getattr(record, "parent", 0)

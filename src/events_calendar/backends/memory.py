@@ -15,9 +15,18 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter, defaultdict
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from contextlib import contextmanager
 from datetime import datetime
+from itertools import islice
 from typing import Any, TypeVar
 
 import attrs
@@ -80,6 +89,7 @@ class MemoryBackend:
         self._counts: dict[Kind, Counter[int]] = {"category": Counter(), "tag": Counter()}
         self._users: dict[int, User] = {}
         self._credentials: dict[str, Credential] = {}
+        self._import_keys: dict[Kind, dict[str, int]] = {kind: {} for kind in KINDS}
 
     # -- transactions ----------------------------------------------------------------------
     @contextmanager
@@ -229,6 +239,11 @@ class MemoryBackend:
             self._check(record)
             self._put(record.kind, record.id, record)
 
+    def replace_many(self, records: Sequence[Record], *, links: bool = True) -> None:
+        with self.transaction():
+            for record in records:
+                self.replace(record)
+
     def remove(self, kind: Kind, record_id: int) -> None:
         """Delete the record; events that link to it lose the link (a database's cascade)."""
         with self.transaction():
@@ -303,8 +318,12 @@ class MemoryBackend:
     def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
         """Candidates from the narrowest index, kept when the filter's ``matches()`` says so."""
         with self._lock:
+            end = None if flt.limit is None else flt.offset + flt.limit
             if isinstance(flt, EventFilter):
-                found: list[Any] = [e for e in self._event_candidates(flt) if flt.matches(e)]
+                matching: Iterator[Any] = (e for e in self._event_candidates(flt) if flt.matches(e))
+                if not count:  # stop at the page's end: keyset pages cost their own size
+                    return list(islice(matching, flt.offset, end)), None
+                found: list[Any] = list(matching)
             elif isinstance(flt, LinkedFilter):
                 found = flt.order(
                     r for r in self._linked_candidates(cls.kind, flt) if self._linked_match(r, flt)
@@ -313,7 +332,6 @@ class MemoryBackend:
                 found = flt.order(
                     t for t in self._term_candidates(cls.kind, flt) if self._term_match(t, flt)
                 )
-            end = None if flt.limit is None else flt.offset + flt.limit
             return found[flt.offset : end], len(found) if count else None
 
     def _event_candidates(self, flt: EventFilter) -> Iterable[Event]:
@@ -339,6 +357,8 @@ class MemoryBackend:
             lo = max(lo, bisect_left(self._by_start, (flt.start_min, -1)))
         if flt.start_after is not None:
             lo = max(lo, bisect_right(self._by_start, (flt.start_after, 1 << 62)))
+        if flt.after is not None:  # keyset paging: start right past the last event seen
+            lo = max(lo, bisect_right(self._by_start, flt.after))
         # An event never ends before it starts, so end bounds also bound the start.
         for bound in (flt.start_before, flt.end_before):
             if bound is not None:
@@ -439,3 +459,28 @@ class MemoryBackend:
         with self._lock:
             found = [c for c in self._credentials.values() if c.user_id == user_id]
         return sorted(found, key=lambda c: c.id)
+
+    # -- import keys -----------------------------------------------------------------------
+    def find_import_keys(self, kind: Kind, keys: Collection[str]) -> dict[str, int]:
+        with self._lock:
+            known = self._import_keys[kind]
+            return {key: known[key] for key in keys if key in known}
+
+    def set_import_keys(self, kind: Kind, keys: Mapping[str, int]) -> None:
+        with self.transaction():
+            known = self._import_keys[kind]
+            before = {key: known.get(key) for key in keys}
+            known.update(keys)
+
+            def undo() -> None:
+                for key, record_id in before.items():
+                    if record_id is None:
+                        known.pop(key, None)
+                    else:
+                        known[key] = record_id
+
+            self._on_rollback(undo)
+
+    def import_keys(self, kind: Kind) -> dict[str, int]:
+        with self._lock:
+            return dict(self._import_keys[kind])

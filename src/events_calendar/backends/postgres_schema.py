@@ -191,4 +191,16 @@ def _initial() -> list[str]:
 
 
 #: Every schema version, oldest first; applied in order on connect.
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial", _initial),)
+def _import_keys() -> list[str]:
+    """What an imported record was called in the file it came from (an iCalendar UID, a
+    CSV key), so that importing the file again updates it rather than adding a copy."""
+    return [
+        "CREATE TABLE import_keys (kind TEXT NOT NULL, key TEXT NOT NULL,"
+        " record_id BIGINT NOT NULL, PRIMARY KEY (kind, key))"
+    ]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial", _initial),
+    Migration(2, "import_keys", _import_keys),
+)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from ..queries import LINKED_SEARCH_FIELDS
+from ..queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
 from ..records import RECORD_CLASSES, Kind
 from .sql.schema import LINKS, TABLES, column_names, columns
 
@@ -230,4 +230,41 @@ def _stored_term_counts(db: Database) -> None:
     db.execute(
         "CREATE INDEX events_listing ON events"
         " (status, hide_from_listings, utc_start, utc_end, featured, author)"
+    )
+
+
+@MIGRATIONS(name="0005_text_indexes_follow_text_updates")
+def _text_indexes_follow_text(db: Database) -> None:
+    """Re-index a row's text only when its text changes.
+
+    The update triggers of the trigram indexes fired on any update, so moving an event to
+    new dates re-tokenised its whole description: most of what rescheduling thousands of
+    events cost (``update_many``). They now fire on updates of the indexed columns only;
+    the index of a row whose text is unchanged is still right.
+    """
+    fts = (
+        ("events", EVENT_SEARCH_FIELDS),
+        *((TABLES[kind], LINKED_SEARCH_FIELDS[kind]) for kind in ("venue", "organizer")),
+    )
+    for table, fields in fts:
+        names = ", ".join(f"[{f}]" for f in fields)
+        old = ", ".join(f"old.[{f}]" for f in fields)
+        new = ", ".join(f"new.[{f}]" for f in fields)
+        trigger = "events_fts_update" if table == "events" else f"{table}_fts_update"
+        db.execute(f"DROP TRIGGER [{trigger}]")
+        db.execute(
+            f"CREATE TRIGGER [{trigger}] AFTER UPDATE OF {names} ON [{table}] BEGIN"
+            f" INSERT INTO [{table}_fts]([{table}_fts], rowid, {names})"
+            f" VALUES ('delete', old.id, {old});"
+            f" INSERT INTO [{table}_fts](rowid, {names}) VALUES (new.id, {new}); END"
+        )
+
+
+@MIGRATIONS(name="0006_import_keys")
+def _import_keys(db: Database) -> None:
+    """What an imported record was called in the file it came from (an iCalendar UID, a
+    CSV key), so that importing the file again updates it rather than adding a copy."""
+    db.execute(
+        "CREATE TABLE import_keys (kind TEXT NOT NULL, key TEXT NOT NULL,"
+        " record_id INTEGER NOT NULL, PRIMARY KEY (kind, key))"
     )

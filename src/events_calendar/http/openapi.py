@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..records import RECORD_CLASSES
+from ..records import RECORD_CLASSES, Kind
 from .feed_doc import FEED_DESCRIPTION, FEED_SUMMARY, feed_responses
+from .openapi_constraints import body_constraints, query_constraints
 from .openapi_schemas import REF, Schema, component_schemas, json_type, list_name, record_name
 from .routes_spec import ROUTES, Arg, Computed, Endpoint, Method, Route, resolve_default
 from .urls import _COLLECTIONS, Urls
@@ -74,8 +75,29 @@ def _schema_of(arg: Arg, calendar: Calendar, namespace: str) -> Schema:
     return schema
 
 
-def _parameter(arg: Arg, calendar: Calendar, namespace: str) -> Schema:
-    schema = _schema_of(arg, calendar, namespace)
+def _constrained(kind: Kind | None, arg: Arg, schema: Schema, calendar: Calendar) -> Schema:
+    """``schema`` with what the server really accepts (``openapi_constraints``); a default
+    the constraints replace the type of is dropped."""
+    if kind is None or arg.location == "path":
+        return schema
+    if arg.location == "body":
+        found: Schema | None = body_constraints(kind, arg.name)
+    else:
+        found = query_constraints(kind, arg.name, calendar)
+    if found is None:
+        return schema
+    default = schema.get("default")
+    if default is not None and json_type(default) != found.get("type", json_type(default)):
+        schema.pop("default")
+    if "type" not in found:
+        schema.pop("type", None)
+    schema.pop("items", None)
+    schema.update(found)
+    return schema
+
+
+def _parameter(kind: Kind | None, arg: Arg, calendar: Calendar, namespace: str) -> Schema:
+    schema = _constrained(kind, arg, _schema_of(arg, calendar, namespace), calendar)
     parameter: Schema = {
         "name": arg.name,
         "in": arg.location,
@@ -99,11 +121,12 @@ def _input_name(route: Route, endpoint: Endpoint) -> str:
     return name
 
 
-def _input_schema(endpoint: Endpoint, calendar: Calendar, namespace: str) -> Schema:
+def _input_schema(kind: Kind, endpoint: Endpoint, calendar: Calendar, namespace: str) -> Schema:
     """A create or update body; update bodies are partial, so they show no defaults."""
     properties = {}
     for arg in endpoint.in_location("body"):
         schema = _schema_of(arg, calendar, namespace)
+        schema = _constrained(kind, arg, schema, calendar)
         if endpoint.action == "update":
             schema.pop("default", None)
         properties[arg.name] = {**schema, "description": arg.spec.get("description", "")}
@@ -120,7 +143,8 @@ def _input_schemas(calendar: Calendar, namespace: str) -> dict[str, Schema]:
     for route in ROUTES:
         for endpoint in route.endpoints:
             if endpoint.action in ("create", "update"):
-                schema = _input_schema(endpoint, calendar, namespace)
+                assert route.kind is not None
+                schema = _input_schema(route.kind, endpoint, calendar, namespace)
                 assert found.setdefault(_input_name(route, endpoint), schema) == schema
     return found
 
@@ -153,6 +177,13 @@ def _responses(route: Route, endpoint: Endpoint) -> Schema:
     return dict(sorted(found.items()))
 
 
+#: What a 400 also answers, which no schema can say (the reference's ``rest_invalid_param``).
+_NO_RECORD = (
+    "; an id or slug that names no record the caller may read (in the path, or in a "
+    "filter or field that refers to one) is a bad value"
+)
+
+
 def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
     if endpoint.action == "feed":
         return feed_responses(error)
@@ -164,7 +195,7 @@ def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
     record = {"$ref": REF + record_name(route)}
     post = route.kind not in _NOUN
     by = "slug" if route.by_slug else "id"
-    unknown = _json(f"No {noun} has this {by}, or a parameter has a bad value", error)
+    unknown = _json(f"No {noun} has this {by}, or a parameter has a bad value{_NO_RECORD}", error)
     denied = {
         "401": _json("The request needs valid credentials", error),
         "403": _json(f"The caller may not do this to {plural}", error),
@@ -179,14 +210,16 @@ def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
             f"One page of the {plural} matching the filters", {"$ref": REF + list_name(route)}
         )
         found: Schema = {"200": {**ok, "headers": headers}}
-        found["400"] = _json("A filter has a bad value", error)
+        found["400"] = _json(f"A filter has a bad value{_NO_RECORD}", error)
         if post:
             found["404"] = _json("The requested page does not exist", error)
         return found
     if endpoint.action == "create":
         return {
             "201": _json(f"The created {noun}", record),
-            "400": _json("A required field is missing or a field has a bad value", error),
+            "400": _json(
+                f"A required field is missing or a field has a bad value{_NO_RECORD}", error
+            ),
             **denied,
         }
     if endpoint.action == "read":
@@ -248,7 +281,7 @@ def _operation(
     }
     in_body = endpoint.action in ("create", "update")
     parameters = [
-        _parameter(a, calendar, namespace)
+        _parameter(route.kind, a, calendar, namespace)
         for a in endpoint.args
         if a.location == "path" or (a.location == "query" and not in_body)
     ]

@@ -46,7 +46,8 @@ _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$")
 _AT = datetime(2031, 5, 1, 19, 0, tzinfo=ZoneInfo("Europe/Paris"))
 #: A value for each input kind: (given, cleared).
 _SAMPLE_INPUT: dict[Input, tuple[Any, Any]] = {
-    Input.NAME: ("Sample", "Sample"),
+    # "0" is a name PHP finds empty: the wire leaves it out, as the reference does.
+    Input.NAME: ("Sample", "0"),
     Input.TEXT: ("Some text", ""),
     Input.SLUG: ("sample", ""),
     Input.AUTHOR: (1, 0),
@@ -75,10 +76,10 @@ def _sample(cls: type[Record], record_id: int, variant: Variant) -> Any:
     values = {}
     for name, field in declared_inputs(cls).items():
         given, cleared = _SAMPLE_INPUT[field.input]
-        if variant == "given" or field.required:
-            values[name] = given
-        elif variant == "cleared":
+        if variant == "cleared":
             values[name] = cleared
+        elif variant == "given" or field.required:
+            values[name] = given
     return cls(id=record_id, **values)
 
 

@@ -7,6 +7,7 @@ for every format.
 
 from __future__ import annotations
 
+from .report import ImportReport, RowOutcome
 from .rows import SourceRow, UnreadableFile
 
-__all__ = ["SourceRow", "UnreadableFile"]
+__all__ = ["ImportReport", "RowOutcome", "SourceRow", "UnreadableFile"]

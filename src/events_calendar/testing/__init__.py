@@ -19,6 +19,9 @@ pytest.register_assert_rewrite(
     "events_calendar.testing.contract_access",
     "events_calendar.testing.contract_access_base",
     "events_calendar.testing.contract_anonymous",
+    "events_calendar.testing.contract_bulk",
+    "events_calendar.testing.contract_bulk_changes",
+    "events_calendar.testing.contract_iter",
     "events_calendar.testing.contract_linked_changes",
     "events_calendar.testing.contract_linked_create",
     "events_calendar.testing.contract_linked_lists",
@@ -42,11 +45,16 @@ pytest.register_assert_rewrite(
     "events_calendar.testing.contract_records",
     "events_calendar.testing.contract_storage",
     "events_calendar.testing.differential",
+    "events_calendar.testing.contract_import_keys",
 )
 
 from .base import NOW, ContractBase  # noqa: E402
 from .contract_access import AccessContract  # noqa: E402
+from .contract_bulk import BulkContract  # noqa: E402
+from .contract_bulk_changes import BulkChangesContract  # noqa: E402
 from .contract_events import EventContract  # noqa: E402
+from .contract_import_keys import ImportKeysContract  # noqa: E402
+from .contract_iter import IterContract  # noqa: E402
 from .contract_read_rules import ReadRulesContract  # noqa: E402
 from .contract_records import RecordContract  # noqa: E402
 from .contract_storage import StorageContract  # noqa: E402
@@ -54,9 +62,13 @@ from .contract_storage import StorageContract  # noqa: E402
 __all__ = [
     "NOW",
     "AccessContract",
+    "BulkChangesContract",
+    "BulkContract",
     "CalendarContract",
     "ContractBase",
     "EventContract",
+    "ImportKeysContract",
+    "IterContract",
     "ReadRulesContract",
     "RecordContract",
     "StorageContract",
@@ -64,6 +76,14 @@ __all__ = [
 
 
 class CalendarContract(
-    EventContract, RecordContract, AccessContract, ReadRulesContract, StorageContract
+    EventContract,
+    RecordContract,
+    AccessContract,
+    ReadRulesContract,
+    StorageContract,
+    IterContract,
+    BulkChangesContract,
+    ImportKeysContract,
+    BulkContract,
 ):
     """Every behaviour a backend must show, through the ``Calendar`` API and below it."""

@@ -219,6 +219,16 @@ class LinkedChangeContract(ContractBase):
         assert ("trash", "corner-pub__trashed") == (trashed.status, trashed.slug)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
+    def test_delete_of_a_second_record_of_a_trashed_slug(self, cal: ec.Calendar, kind: str) -> None:
+        """A record whose ``__trashed`` slug another trashed record holds goes to the trash
+        under the next free one (it used to break the storage's unique slugs)."""
+        first = make(cal, kind, "Corner Pub")
+        linked(cal, kind).delete(first.id)
+        second = make(cal, kind, "Corner Pub", slug="corner-pub")
+        trashed = linked(cal, kind).delete(second.id)
+        assert ("trash", "corner-pub__trashed-2") == (trashed.status, trashed.slug)
+
+    @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_delete_is_stored(self, cal: ec.Calendar, kind: str) -> None:
         """The trashed record reads back as ``delete`` returned it."""
         record = make(cal, kind, "Corner Pub")

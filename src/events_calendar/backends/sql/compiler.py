@@ -54,6 +54,12 @@ class Select:
         self.where.append(clause)
         self.params.extend(params)
 
+    def add_first(self, clause: str, *params: Any) -> None:
+        """A condition ahead of the others (SQLite bounds an index walk by the first range
+        term it finds on the walked column)."""
+        self.where.insert(0, clause)
+        self.params[0:0] = params
+
     def add_fragment(self, fragment: Fragment, *, negate: bool = False) -> None:
         clause, params = fragment
         self.add(f"NOT ({clause})" if negate else clause, *params)
@@ -104,8 +110,11 @@ def _bound(column: str, op: str, *, also_start: bool = False) -> Entry:
     return entry
 
 
-def _statuses(q: Select, statuses: frozenset[Status], _: object) -> None:
-    q.add_fragment(q.dialect.in_(f"{q.alias}.status", sorted(s.value for s in statuses)))
+def _statuses(q: Select, statuses: frozenset[Status], flt: object) -> None:
+    column = f"{q.alias}.status"
+    if getattr(flt, "after", None) is not None:  # a keyset page: walk the order's index
+        column = q.dialect.row_by_row(column)
+    q.add_fragment(q.dialect.in_(column, sorted(s.value for s in statuses)))
 
 
 def _private_author(q: Select, author: int | None, flt: EventFilter | LinkedFilter) -> None:
@@ -185,6 +194,33 @@ def _event_order(q: Select, by_date: bool, _: object) -> None:
     )
 
 
+def _keyset(
+    q: Select, column: str, after: tuple[datetime, int], *, descending: bool, start: datetime
+) -> None:
+    """Rows strictly past ``after`` (a time and an id) in ``(column, id)`` order: a row
+    comparison (an index range on ``(column, id)`` for PostgreSQL), and first of all a plain
+    bound on ``column`` from ``start`` (the cursor's time, or a tighter bound of the filter),
+    which SQLite's planner takes as where its walk of the index begins."""
+    key = f"{q.alias}.{column}"
+    q.add_first(f"{key} {'<=' if descending else '>='} ?", _epoch(start))
+    q.add(f"({key}, {q.alias}.id) {'<' if descending else '>'} (?, ?)", _epoch(after[0]), after[1])
+
+
+def _event_after(q: Select, after: tuple[datetime, int] | None, flt: EventFilter) -> None:
+    if after is None:
+        return
+    if flt.order_by_date:
+        _keyset(q, "published", after, descending=False, start=after[0])
+        return
+    lower = [t for t in (flt.start_min, flt.start_after) if t is not None]
+    _keyset(q, "utc_start", after, descending=False, start=max([after[0], *lower]))
+
+
+def _linked_after(q: Select, after: tuple[datetime, int] | None, _: object) -> None:
+    if after is not None:
+        _keyset(q, "published", after, descending=True, start=after[0])
+
+
 def _read_elsewhere(q: Select, value: object, flt: object) -> None:
     """A field another entry reads together with its own (e.g. ``has_events_statuses``)."""
 
@@ -210,6 +246,7 @@ EVENT_ENTRIES: dict[str, Entry] = {
     "unpublished_author": _unpublished_author,
     "locked_search_in_title": _read_elsewhere,
     "order_by_date": _event_order,
+    "after": _event_after,
     "offset": _offset,
     "limit": _limit,
 }
@@ -259,6 +296,7 @@ LINKED_ENTRIES: dict[str, Entry] = {
     "ids": _one_of("id"),
     "private_author": _private_author,
     "unpublished_author": _unpublished_author,
+    "after": _linked_after,
     "offset": _linked_offset,
     "limit": _limit,
 }
@@ -286,23 +324,45 @@ def _hide_empty(q: Select, hide: bool, _: object) -> None:
         q.add(f"{q.alias}.count > 0")
 
 
+def _term_key(q: Select, flt: TermFilter) -> Fragment:
+    """The SQL of ``TermFilter.sort_key``'s first part, and the parameters it binds."""
+    if flt.orderby == "include" and flt.include_order:
+        cases = " ".join("WHEN ? THEN ?" for _ in flt.include_order)
+        params: list[Any] = []
+        for position, term_id in enumerate(flt.include_order):
+            params.extend((term_id, position))
+        params.append(len(flt.include_order))
+        return f"CASE {q.alias}.id {cases} ELSE ? END", params
+    field = TERM_ORDER_FIELDS[flt.orderby]
+    key = f"{q.alias}.{field}"
+    if field in ("name", "description"):
+        key = q.dialect.by_code_point(q.dialect.fold(key))
+    elif field == "slug":
+        key = q.dialect.by_code_point(key)
+    return key, []
+
+
 def _term_order(q: Select, orderby: str, flt: TermFilter) -> None:
     direction = " DESC" if flt.descending else ""
-    if orderby == "include" and flt.include_order:
-        cases = " ".join("WHEN ? THEN ?" for _ in flt.include_order)
-        for position, term_id in enumerate(flt.include_order):
-            q.order_params.extend((term_id, position))
-        q.order_params.append(len(flt.include_order))
-        key = f"CASE {q.alias}.id {cases} ELSE ? END"
-    else:
-        field = TERM_ORDER_FIELDS[flt.orderby]
-        key = f"{q.alias}.{field}"
-        if field in ("name", "description"):
-            key = q.dialect.by_code_point(q.dialect.fold(key))
-        elif field == "slug":
-            key = q.dialect.by_code_point(key)
+    key, params = _term_key(q, flt)
+    q.order_params.extend(params)
     # Ties keep ascending ids in both directions, as the reference lists them.
     q.order = f"{key}{direction}, {q.alias}.id"
+
+
+def _term_after(q: Select, after: tuple[object, int] | None, flt: TermFilter) -> None:
+    if after is None:
+        return
+    key, params = _term_key(q, flt)
+    past = "<" if flt.descending else ">"
+    q.add(
+        f"({key} {past} ? OR ({key} = ? AND {q.alias}.id > ?))",
+        *params,
+        after[0],
+        *params,
+        after[0],
+        after[1],
+    )
 
 
 TERM_ENTRIES: dict[str, Entry] = {
@@ -316,6 +376,7 @@ TERM_ENTRIES: dict[str, Entry] = {
     "parents": _one_of("parent"),
     "post": _term_post,
     "slug": _equal("slug"),
+    "after": _term_after,
     "offset": _offset,
     "limit": _limit,
 }

@@ -42,6 +42,13 @@ class Dialect(ABC):
         ``sorted`` does, whatever the database's collation."""
         return expr
 
+    def row_by_row(self, expr: str) -> str:
+        """``expr`` as a term the planner checks on each row of the index walk it chose rather
+        than seeks an index for: keyset pages (``iter``) must walk the index of their order
+        from the cursor, not sort every remaining match. Most planners see that from the
+        ``LIMIT`` alone."""
+        return expr
+
     @abstractmethod
     def fold(self, expr: str) -> str:
         """SQL for ``expr`` case-folded exactly as ``queries.fold`` folds Python text."""

@@ -9,7 +9,7 @@ row.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
@@ -354,3 +354,92 @@ class SQLStore:
 
     def credentials(self, user_id: int) -> list[Credential]:
         return self._credentials("user_id = ?", [user_id])
+
+    # -- batch replace ---------------------------------------------------------------------
+    def replace_many(self, records: Sequence[Record], *, links: bool = True) -> None:
+        """``replace`` for many records, a chunk at a time: each chunk's stored rows and links
+        are read in one statement each, and only what differs is written (a rescheduled
+        event rewrites its dates, not its text: no text index work, no link rows)."""
+        by_kind: dict[Kind, list[Record]] = {}
+        for record in records:
+            by_kind.setdefault(record.kind, []).append(record)
+        with self.engine.transaction():
+            for kind, group in by_kind.items():
+                for chunk in _chunks(group):
+                    self._replace_chunk(kind, chunk, links=links)
+
+    def _replace_chunk(self, kind: Kind, group: Sequence[Record], *, links: bool) -> None:
+        q, table = self.dialect.quote, self._tables[kind]
+        rows = {record.id: self._row(record) for record in group}
+        columns = list(rows[group[0].id])
+        inner, params = self.dialect.in_("id", list(rows))
+        sql = f"SELECT {', '.join(q(c) for c in columns)} FROM {table} WHERE {inner}"
+        stored = {row["id"]: row for row in self._run(sql, params).dicts()}
+        changes: dict[tuple[str, ...], list[list[Any]]] = {}  # by the columns that differ
+        for record in group:
+            if record.id not in stored:
+                raise Conflict(f"No {kind} {record.id} to replace.")
+            self._check(record)
+            new, old = rows[record.id], stored[record.id]
+            changed = tuple(c for c in columns if new[c] != old[c])
+            if changed:
+                changes.setdefault(changed, []).append([record.id, *(new[c] for c in changed)])
+        for changed, values in changes.items():
+            self._update_many_rows(table, changed, values)
+        fields = link_fields(RECORD_CLASSES[kind])
+        if not fields or not links:
+            return
+        before = self._links(list(rows))
+        for field in fields:
+            moved = [r for r in group if list(getattr(r, field)) != before[field].get(r.id, [])]
+            if moved:
+                inner, params = self.dialect.in_("event_id", [r.id for r in moved])
+                self._run(f"DELETE FROM {q(LINKS[field].table)} WHERE {inner}", params)
+                self._insert_links(field, moved)
+
+    def _update_many_rows(
+        self, table: str, columns: Sequence[str], values: Sequence[Sequence[Any]]
+    ) -> None:
+        """Rows ``(id, *columns)`` written with one ``UPDATE ... FROM`` a ``VALUES`` list per
+        few thousand rows, rather than one statement (and one round trip) per row."""
+        q = self.dialect.quote
+        names = ", ".join(q(c) for c in ("id", *columns))
+        assignments = ", ".join(f"{q(c)} = v.{q(c)}" for c in columns)
+        row_marks = f"({_marks(['id', *columns])})"
+        per = max(1, self.dialect.max_params // (len(columns) + 1))
+        for at in range(0, len(values), per):
+            chunk = values[at : at + per]
+            self._run(
+                f"WITH v ({names}) AS (VALUES {', '.join([row_marks] * len(chunk))})"
+                f" UPDATE {table} SET {assignments} FROM v WHERE {table}.id = v.id",
+                [value for row in chunk for value in row],
+            )
+
+    # -- import keys -----------------------------------------------------------------------
+    def find_import_keys(self, kind: Kind, keys: Collection[str]) -> dict[str, int]:
+        wanted = sorted(set(keys))
+        found: dict[str, int] = {}
+        for chunk in _chunks(wanted):
+            inner, params = self.dialect.in_("key", chunk)
+            sql = f"SELECT key, record_id FROM import_keys WHERE kind = ? AND {inner}"
+            found.update((key, int(i)) for key, i in self._run(sql, [kind, *params]).rows)
+        return found
+
+    def set_import_keys(self, kind: Kind, keys: Mapping[str, int]) -> None:
+        rows = [(kind, key, record_id) for key, record_id in keys.items()]
+        if not rows:
+            return
+        per = max(1, self.dialect.max_params // 3)
+        with self.engine.transaction():
+            for at in range(0, len(rows), per):
+                chunk = rows[at : at + per]
+                self._run(
+                    "INSERT INTO import_keys (kind, key, record_id) VALUES "
+                    + ", ".join(["(?, ?, ?)"] * len(chunk))
+                    + " ON CONFLICT (kind, key) DO UPDATE SET record_id = excluded.record_id",
+                    [value for row in chunk for value in row],
+                )
+
+    def import_keys(self, kind: Kind) -> dict[str, int]:
+        rows = self._run("SELECT key, record_id FROM import_keys WHERE kind = ?", [kind]).rows
+        return {key: int(record_id) for key, record_id in rows}

@@ -1,0 +1,184 @@
+"""Bulk loads of events (``cal.events.bulk_create``), streamed in batches.
+
+Rows are read from the caller's iterable one batch (``settings.bulk_batch_size`` rows) at a
+time: a batch is validated whole, then written, then dropped, so memory stays flat whatever
+the number of rows (a list of a million rows is the caller's memory, not the load's).
+
+Two contracts:
+
+- **atomic** (the default): every batch is written inside one transaction, committed after
+  the last row. A bad row (named ``rows[N].field``), a row the caller may not write, or a
+  storage failure rolls everything back: the calendar is unchanged and nobody saw any of it.
+  Inside that transaction the backend may build its indexes and aggregates once, after the
+  rows, rather than row by row (``BulkLoading``).
+- ``atomic=False``: each batch commits on its own. A failure stops the load with
+  ``BulkIncomplete``, which says how many rows (whole batches, the first ones) are stored.
+  For loads too long to hold one write transaction open (other writers wait for it).
+
+Validation is ``validation.RowReader``: ``read_input``'s checks, with what a batch shares
+(field sets, repeated values) read once, and the ids a batch links to asked about at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sized
+from contextlib import AbstractContextManager, nullcontext
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from .errors import BulkIncomplete, InvalidParameter, MissingParameter
+from .progress import ProgressArg, tracking
+from .records import Event, Kind
+from .slugs import allocate_slugs
+from .validation import RowReader
+
+if TYPE_CHECKING:
+    from .events import EventCollection
+
+__all__ = ["BulkLoading", "bulk_create"]
+
+_Rows = list[dict[str, Any]]
+
+
+@runtime_checkable
+class BulkLoading(Protocol):
+    """A backend that can load many rows of a kind faster inside one transaction.
+
+    ``bulk_load(kind)`` is entered inside the caller's write transaction and wraps every
+    insert of the load; on leaving it the backend finishes what it deferred (indexes,
+    aggregates, the search index), so that the data ends up exactly as if the rows had been
+    inserted one by one. On an error the transaction rolls back, deferral and all.
+    """
+
+    def bulk_load(self, kind: Kind) -> AbstractContextManager[None]: ...
+
+
+def bulk_create(
+    events: EventCollection,
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    progress: ProgressArg = None,
+    atomic: bool = True,
+) -> list[int]:
+    """Create many events (see ``EventCollection.bulk_create``); the new ids in row order."""
+    ctx = events._ctx
+    ctx.require(ctx.actor.can_create("event"), "create events")
+    load = _Load(events)
+    total = len(rows) if isinstance(rows, Sized) else None
+    with tracking(progress, total=total, unit="events") as advance:
+        if atomic:
+            with ctx.backend.transaction(), _deferring(ctx.backend):
+                for chunk in load.batches(rows):
+                    load.write(chunk)
+                    advance(len(load.ids))
+            return load.ids
+        try:
+            for chunk in load.batches(rows):
+                with ctx.backend.transaction(), _deferring(ctx.backend):
+                    load.write(chunk)
+                advance(len(load.ids))
+        except Exception as error:
+            raise BulkIncomplete(error, ids=load.ids) from error
+        return load.ids
+
+
+def _deferring(backend: object) -> AbstractContextManager[None]:
+    return backend.bulk_load("event") if isinstance(backend, BulkLoading) else nullcontext()
+
+
+class _Load:
+    """One bulk load: its validation pass, its slug numbering, the ids written so far."""
+
+    def __init__(self, events: EventCollection) -> None:
+        self.events = events
+        self.ctx = events._ctx
+        self.lookup = self.ctx.remembering()
+        self.reader = RowReader(Event, self.lookup, creating=True)
+        self.ids: list[int] = []
+        self.next_number: dict[str, int] = {}  # slug suffixes already tried, across batches
+
+    def batches(self, rows: Iterable[Mapping[str, Any]]) -> Iterator[_Rows]:
+        """The rows cleaned, a batch at a time; a bad row raises before its batch is
+        written, named by its position among all rows."""
+        size = self.ctx.settings.bulk_batch_size
+        numbered = enumerate(rows)
+        while chunk := list(islice(numbered, size)):
+            for kind, ids in _linked_ids(row for _, row in chunk).items():
+                self.lookup.learn(kind, ids)
+            yield [self.clean(number, row) for number, row in chunk]
+
+    def clean(self, number: int, row: Mapping[str, Any]) -> dict[str, Any]:
+        events = self.events
+        try:
+            clean = self.reader.read(row)
+            events._span(clean, None)  # an end before the start, found before any write
+        except MissingParameter as bad:
+            raise MissingParameter(f"rows[{number}].{name}" for name in bad.fields) from None
+        except InvalidParameter as bad:
+            raise InvalidParameter(
+                {f"rows[{number}].{name}": why for name, why in bad.fields.items()},
+                codes={f"rows[{number}].{name}": code for name, code in bad.codes.items()},
+            ) from None
+        events._author(clean.get("author"))  # may the caller name this author?
+        events._status(clean.get("status"))  # and ask for this status?
+        return clean
+
+    def write(self, chunk: _Rows) -> None:
+        """Store one validated batch (inside the caller's transaction)."""
+        events, backend = self.events, self.ctx.backend
+        chunk = _with_term_ids(events, chunk)
+        record_ids = backend.reserve_ids("post", len(chunk))
+        slugs = allocate_slugs(
+            [events.slug_base(clean) for clean in chunk],
+            lambda candidates: backend.taken_slugs("event", candidates),
+            self.next_number,
+        )
+        batch = [
+            events._build(clean, slug=slug, record_id=record_id)
+            for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
+        ]
+        backend.insert(batch)
+        self.ids.extend(record_ids)
+
+
+def _with_term_ids(events: EventCollection, rows: _Rows) -> _Rows:
+    """Rows whose category and tag names are ids, resolved for the whole batch at once
+    (building each event would otherwise ask storage once per row); new names are created,
+    in the order rows first name them."""
+    for field, terms in (("categories", events._categories), ("tags", events._tags)):
+        named = (item for clean in rows for item in clean.get(field, ()) if isinstance(item, str))
+        found = terms.resolve(dict.fromkeys(named))
+        if found:
+            rows = [
+                clean | {field: tuple(found.get(i, i) for i in clean[field])}
+                if field in clean
+                else clean
+                for clean in rows
+            ]
+    return rows
+
+
+#: The event fields that name other records by id, and the kind each names.
+_LINKED_KINDS: dict[str, Kind] = {
+    "venue": "venue",
+    "organizer": "organizer",
+    "categories": "category",
+    "tags": "tag",
+    "post_parent": "event",
+}
+
+
+def _linked_ids(rows: Iterable[Mapping[str, Any]]) -> dict[Kind, set[int]]:
+    """The ids (plain integers, alone, in lists or as ``{"id": n}``) that rows name per kind
+    of record: what validation will ask about, asked all at once. Anything else the readers
+    look up one by one, as ever."""
+    found: dict[Kind, set[int]] = {kind: set() for kind in _LINKED_KINDS.values()}
+    for row in rows:
+        for field, kind in _LINKED_KINDS.items():
+            value = row.get(field)
+            for item in value if isinstance(value, list | tuple) else (value,):
+                if isinstance(item, Mapping):
+                    item = item.get("id")
+                if type(item) is int:
+                    found[kind].add(item)
+    return {kind: ids for kind, ids in found.items() if ids}

@@ -1,0 +1,184 @@
+"""What each argument of ``/doc`` accepts: formats, enums, patterns and ranges.
+
+``routes_args`` holds how the reference *describes* an argument (shown by the namespace index
+as the reference shows it); this module adds what the validation really accepts, so that a
+request valid by ``/doc`` is one the server takes. Nothing here is a second list: each keyword
+comes from the declaration the check reads (``Status``, ``listing_terms.TERM_ORDERS``,
+``coerce.NON_BLANK_TEXT``, ``listing_common.MAX_SEARCH_LENGTH``, ``validation.IMAGE_EXTENSIONS``,
+the record fields' ``Input`` kinds ...).
+
+Two things no schema can say are left to the prose: which ids name a record (an id or slug
+that names none is a 400 ``rest_invalid_param``, the reference's answer), and how fields
+combine (an event ends on or after its start).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..coerce import MAX_INT, NON_BLANK_TEXT, TEXT
+from ..dates import iana_zone_names
+from ..listing import DATE_FILTERS
+from ..listing_common import MAX_SEARCH_LENGTH, last_page
+from ..listing_linked import LINKED_SEARCH_WORD
+from ..listing_terms import ORDER_DIRECTIONS, TERM_ORDERS
+from ..records import POST_KINDS, RECORD_CLASSES, TERM_KINDS, Input, Kind, input_fields
+from ..statuses import Status
+from ..terms import NON_BLANK_FIELDS
+from ..validation import EMAIL, IMAGE_EXTENSIONS
+
+if TYPE_CHECKING:
+    from ..calendar import Calendar
+
+__all__ = ["NEVER", "body_constraints", "query_constraints"]
+
+Schema = dict[str, Any]
+
+#: The date forms ``/doc`` promises: ``dates.format_wall``'s, or a day alone (any day of any
+#: month up to the 28th of years 1000 to 9999), or a Unix timestamp up to 9,999,999,999. The
+#: server reads far more (PHP's ``strtotime`` forms); those are not promised.
+_WALL_DATE = (
+    r"^([1-9][0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])"
+    r"( ([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9])?|(0|[1-9][0-9]{0,9})(\.[0-9]+)?)$"
+)
+#: An absolute http(s) URL on a host name, or "" to clear it.
+_URL = r"^(https?://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(/[^\s\x00]*)?)?$"
+
+
+def _image_url() -> str:
+    """A public image URL: a dotted host name (not an address, not ``.localhost``) and a path
+    ending with one of ``validation.IMAGE_EXTENSIONS``; or "" for none."""
+    extensions = "|".join(re.escape(e.lstrip(".")) for e in IMAGE_EXTENSIONS)
+    host = r"(?!localhost\.?$)(?![^/]*\.localhost(/|$))[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]+"
+    return rf"^(https?://{host}/([^\s?#\x00]*/)?[^\s?#\x00/]*\.({extensions}))?$"
+
+
+def _text(pattern: re.Pattern[str], **more: Any) -> Schema:
+    return {"type": "string", "pattern": pattern.pattern, **more}
+
+
+def _ids(*, filter_: bool = False, minimum: int = 1) -> Schema:
+    """A list of ids (a CSV list in a query, where it may not be empty; an empty list of links
+    clears them); which ids exist is no property of a schema."""
+    item = {"type": "integer", "minimum": minimum, "maximum": MAX_INT}
+    ids: Schema = {"type": "array", "items": item}
+    return {**ids, "minItems": 1} if filter_ else ids
+
+
+def _id(minimum: int = 1) -> Schema:
+    return {"type": "integer", "minimum": minimum, "maximum": MAX_INT}
+
+
+#: A filter refused whatever its value (one of a paid add-on): listed, as the reference lists
+#: it, with a schema no value satisfies.
+NEVER: Schema = {"not": {}}
+
+
+@functools.cache
+def _input_kinds() -> dict[Input, Schema]:
+    """What each ``records.Input`` kind accepts (``validation._READERS``)."""
+    return {
+        Input.NAME: _text(NON_BLANK_TEXT),
+        Input.TEXT: _text(TEXT),
+        Input.PASSWORD: _text(TEXT),
+        Input.COST: _text(TEXT),
+        # A slug is made of letters and digits (``slugs.slugify``): promised for one with an
+        # ASCII letter or digit.
+        Input.SLUG: {"type": "string", "pattern": r"^[^\x00]*[A-Za-z0-9][^\x00]*$"},
+        Input.AUTHOR: _id(),
+        Input.DATETIME: {"type": "string", "pattern": _WALL_DATE},
+        Input.DATETIME_UTC: {"type": "string", "pattern": _WALL_DATE},
+        # Any of the IANA names (a pattern, not an enum: its 600 values would each be a case).
+        Input.ZONE: {
+            "type": "string",
+            "pattern": "^(" + "|".join(n.replace("+", r"\+") for n in iana_zone_names()) + ")$",
+        },
+        Input.STATUS: {"type": "string", "enum": [s.value for s in Status]},
+        Input.BOOL: {"type": "boolean"},
+        Input.URL: {"type": "string", "pattern": _URL},
+        Input.IMAGE: {"type": "string", "pattern": _image_url()},
+        Input.CATEGORIES: _ids(),
+        Input.TAGS: _ids(),
+        # A venue or organizer id 0 stands for none (``validation._empty_link``).
+        Input.VENUES: _ids(minimum=0),
+        Input.ORGANIZERS: _ids(minimum=0),
+        Input.PARENT_TERM: _id(0),
+        Input.PARENT_EVENT: _id(0),
+    }
+
+
+def body_constraints(kind: Kind, name: str) -> Schema:
+    """The keywords of a create or update field (``date_utc`` reads as ``DATETIME_UTC``)."""
+    field = input_fields(RECORD_CLASSES[kind]).get(name)
+    kind_of_input = field.input if field else Input.DATETIME_UTC
+    found = dict(_input_kinds()[kind_of_input])
+    # A term's texts are never empty, as in the reference (``terms.NON_BLANK_FIELDS``). No
+    # field is ``nullable``: a form body cannot send a null (it would be the text "null").
+    if kind in TERM_KINDS and name in NON_BLANK_FIELDS and found.get("pattern") == TEXT.pattern:
+        found["pattern"] = NON_BLANK_TEXT.pattern
+    if (kind, name) == ("organizer", "email"):  # ``validation._FIELD_RULES``
+        found["pattern"] = f"^({EMAIL.pattern})?$"
+    return found
+
+
+def _statuses(calendar: Calendar) -> Schema:
+    """``status``: callers who may filter by status list any (CSV, or ``any``); the others
+    only ``publish`` (``listing_common.read_statuses``)."""
+    if not calendar.actor.may_filter_status:
+        return {"type": "string", "enum": [Status.PUBLISH.value]}
+    values = [s.value for s in Status] + ["any"]
+    return {"type": "array", "items": {"type": "string", "enum": values}, "minItems": 1}
+
+
+def query_constraints(kind: Kind, name: str, calendar: Calendar) -> Schema | None:
+    """The keywords of a list filter, a password or ``None`` for one any text fits."""
+    search_length = {"maxLength": MAX_SEARCH_LENGTH}
+    linked_search = rf"^[^\x00]*({LINKED_SEARCH_WORD.pattern})[^\x00]*$"
+    common: dict[str, Schema] = {
+        "page": {"type": "integer", "minimum": 1, "maximum": last_page(calendar.settings)},
+        "per_page": {"type": "integer", "minimum": 1, "maximum": MAX_INT},
+        "status": _statuses(calendar),
+        "password": _text(TEXT),
+        "search": {"type": "string", "pattern": linked_search, **search_length}
+        if kind in ("venue", "organizer")
+        else _text(NON_BLANK_TEXT, **search_length),
+    }
+    if kind == "event":
+        by_name: dict[str, Schema] = {
+            **{name: {"type": "string", "pattern": _WALL_DATE} for name in DATE_FILTERS},
+            "strict_dates": {"type": "string", "minLength": 1},
+            "categories": _ids(filter_=True),
+            "tags": _ids(filter_=True),
+            "venue": _ids(filter_=True),
+            "organizer": _ids(filter_=True),
+            "include": _ids(filter_=True),
+            "post_parent": _id(),
+            "featured": {"type": "boolean"},
+            "geoloc": NEVER,
+            "geoloc_lat": NEVER,
+            "geoloc_lng": NEVER,
+            # ``ticketed=true`` asks for tickets, which this calendar does not sell (400).
+            "ticketed": {"type": "boolean", "enum": [False]},
+        }
+    elif kind in POST_KINDS:
+        by_name = {"event": _id()}
+    else:
+        by_name = {
+            "include": _ids(filter_=True),
+            "exclude": _ids(filter_=True),
+            "parent": _id(),
+            "post": _id(),
+            "event": _id(),
+            "order": {"type": "string", "enum": list(ORDER_DIRECTIONS)},
+            "orderby": _text(
+                NON_BLANK_TEXT,
+                description="Sort collection by term attribute: "
+                f"{', '.join(TERM_ORDERS)} (any other sorts by name)",
+            ),
+            "hide_empty": {"type": "boolean"},
+            "slug": _text(NON_BLANK_TEXT),
+        }
+    found = by_name.get(name, common.get(name))
+    return None if found is None else dict(found)

@@ -1,0 +1,210 @@
+"""JSON backups of a whole calendar, and restoring them.
+
+A backup holds everything ``transfer.copy_calendar`` copies: every record of every kind in
+every status (ids, slugs, links in order, statuses, passwords), former slugs, users and the
+digests of their secrets (never a secret itself: the calendar stores none), import keys and
+the id sequences. Records are written with the storage converter, so a field is spelled in a
+backup as the database stores it. The file is one JSON object::
+
+    {"format": "events-calendar-backup", "version": 1,
+     "sequences": {"post": 12, "term": 3, "user": 1, "credential": 1},
+     "records": {"venue": [...], "organizer": [...], "category": [...], "tag": [...],
+                 "event": [...]},
+     "slug_aliases": {"event": {"gala": 7}, ...}, "import_keys": {"event": {...}, ...},
+     "users": [...], "credentials": [...]}
+
+It is written a record at a time, so memory stays bounded by a batch of records. Restoring
+into an empty calendar is a copy from the file (one transaction, ids kept). Importing into a
+calendar that has data merges instead, through the import engine: each venue, organizer and
+event is matched by its slug (current or former), and its links travel by name.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import IO, Any
+
+import cattrs
+
+from ..converters import make_storage_converter
+from ..records import (
+    KINDS,
+    RECORD_CLASSES,
+    Credential,
+    Event,
+    Kind,
+    Record,
+    User,
+    input_fields,
+)
+from ..statuses import Status
+from ..storage import Backend, Family
+from ..transfer import FAMILIES, ORDER, BackendSnapshot
+from .rows import SourceRow, UnreadableFile
+
+__all__ = ["FORMAT", "BackupSnapshot", "backup_rows", "read_backup", "write_backup"]
+
+FORMAT = "events-calendar-backup"
+VERSION = 1
+
+
+def write_backup(backend: Backend, stream: IO[str]) -> dict[str, int]:
+    """Write the whole calendar of ``backend`` as a backup; returns the records per kind."""
+    source = BackendSnapshot(backend)
+    converter = make_storage_converter()
+    sequences = {family: source.last_id(family) for family in FAMILIES}
+    stream.write(f'{{"format": "{FORMAT}", "version": {VERSION},\n')
+    stream.write(f' "sequences": {json.dumps(sequences)},\n "records": {{')
+    counts: dict[str, int] = {}
+    for n, cls in enumerate(ORDER):
+        stream.write(f'{"," if n else ""}\n  "{cls.kind}": [')
+        counts[cls.kind] = 0
+        for batch in source.batches(cls):
+            for record in batch:
+                stream.write("," if counts[cls.kind] else "")
+                stream.write("\n   " + json.dumps(converter.unstructure(record)))
+                counts[cls.kind] += 1
+        stream.write("]")
+    users = source.list_users()
+    rest = {
+        "slug_aliases": {kind: source.slug_aliases(kind) for kind in KINDS},
+        "import_keys": {kind: source.import_keys(kind) for kind in KINDS},
+        "users": converter.unstructure(users),
+        "credentials": [
+            converter.unstructure(c) for user in users for c in source.credentials(user.id)
+        ],
+    }
+    stream.write("},\n")
+    stream.write(",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in rest.items()))
+    stream.write("}\n")
+    return counts
+
+
+class BackupSnapshot:
+    """A backup file read as a ``transfer.Snapshot``: what ``restore`` copies from."""
+
+    def __init__(self, data: dict[str, Any], where: str) -> None:
+        converter = make_storage_converter()
+        self._sequences: dict[str, int] = {
+            family: _count(data["sequences"], family, where) for family in FAMILIES
+        }
+        self.records: dict[Kind, list[Record]] = {}
+        for kind in KINDS:
+            items = data["records"].get(kind, [])
+            self.records[kind] = [
+                _record(converter, kind, item, n, where) for n, item in enumerate(items)
+            ]
+        self._aliases = _id_maps(data.get("slug_aliases", {}), "slug_aliases", where)
+        self._keys = _id_maps(data.get("import_keys", {}), "import_keys", where)
+        try:
+            self._users = [converter.structure(u, User) for u in data.get("users", [])]
+            credentials = [converter.structure(c, Credential) for c in data.get("credentials", [])]
+        except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as error:
+            raise UnreadableFile(where, f"its users are not valid: {error}") from None
+        self._credentials: dict[int, list[Credential]] = {}
+        for credential in credentials:
+            self._credentials.setdefault(credential.user_id, []).append(credential)
+
+    def last_id(self, family: Family) -> int:
+        return self._sequences[family]
+
+    def batches(self, cls: type[Record]) -> Iterator[list[Record]]:
+        found = sorted(self.records[cls.kind], key=lambda r: r.id)
+        if found:
+            yield found
+
+    def slug_aliases(self, kind: Kind) -> dict[str, int]:
+        return dict(self._aliases.get(kind, {}))
+
+    def import_keys(self, kind: Kind) -> dict[str, int]:
+        return dict(self._keys.get(kind, {}))
+
+    def list_users(self) -> list[User]:
+        return list(self._users)
+
+    def credentials(self, user_id: int) -> list[Credential]:
+        return sorted(self._credentials.get(user_id, []), key=lambda c: c.id)
+
+
+def _count(found: Any, name: str, where: str) -> int:
+    value = found.get(name, 0) if isinstance(found, dict) else None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise UnreadableFile(where, f"its sequence {name!r} is not a count")
+    return value
+
+
+def _record(converter: cattrs.Converter, kind: Kind, item: Any, n: int, where: str) -> Record:
+    try:
+        record: Record = converter.structure(item, RECORD_CLASSES[kind])
+    except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as error:
+        raise UnreadableFile(where, f"{kind} number {n + 1} is not valid: {error}") from None
+    return record
+
+
+def _id_maps(found: Any, name: str, where: str) -> dict[Kind, dict[str, int]]:
+    if not isinstance(found, dict) or not all(
+        kind in KINDS
+        and isinstance(pairs, dict)
+        and all(isinstance(i, int) and not isinstance(i, bool) for i in pairs.values())
+        for kind, pairs in found.items()
+    ):
+        raise UnreadableFile(where, f"its {name!r} is not a map of kinds to slugs and ids")
+    return found
+
+
+def read_backup(stream: IO[bytes], *, where: str) -> BackupSnapshot:
+    """A backup file's contents; ``UnreadableFile`` when it is not one."""
+    try:
+        data = json.loads(stream.read().decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise UnreadableFile(where, "it is not UTF-8 text; a backup is a JSON file") from None
+    except json.JSONDecodeError as error:
+        raise UnreadableFile(
+            where, f"it is not JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise UnreadableFile(where, f"it is JSON but no calendar backup (no format {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise UnreadableFile(
+            where, f"its version {data.get('version')!r} is not one this library reads ({VERSION})"
+        )
+    if not isinstance(data.get("records"), dict) or not isinstance(data.get("sequences"), dict):
+        raise UnreadableFile(where, "it has no 'records' and 'sequences'")
+    return BackupSnapshot(data, where)
+
+
+def backup_rows(snapshot: BackupSnapshot) -> Iterator[SourceRow]:
+    """A backup's venues, organizers and events as import rows, for merging into a calendar
+    with data: each keyed by its slug, an event's links given by name (and a venue's or
+    organizer's own fields, so the same record is found or made)."""
+    linked: dict[int, dict[str, Any]] = {}
+    converter = make_storage_converter()
+    for kind in ("venue", "organizer"):
+        for record in _live(snapshot.records[kind]):
+            fields = _fields(converter, record)
+            linked[record.id] = fields
+            yield SourceRow(f"{kind} {record.id}", kind, fields, key=f"slug:{record.slug}")
+    terms = {r.id: r.name for kind in ("category", "tag") for r in snapshot.records[kind]}
+    for event in _live(snapshot.records["event"]):
+        assert isinstance(event, Event)
+        fields = _fields(converter, event)
+        fields.pop("post_parent", None)  # ids of another calendar
+        for name in ("venue", "organizer"):
+            fields[name] = [linked[i] for i in getattr(event, name) if i in linked]
+        for name in ("categories", "tags"):
+            fields[name] = [terms[i] for i in getattr(event, name) if i in terms]
+        yield SourceRow(f"event {event.id}", "event", fields, key=f"slug:{event.slug}")
+
+
+def _live(records: list[Record]) -> list[Record]:
+    """Records out of the trash: a merge brings the backup's trash no further."""
+    return [r for r in records if getattr(r, "status", None) != Status.TRASH]
+
+
+def _fields(converter: cattrs.Converter, record: Record) -> dict[str, Any]:
+    """A record's writable fields as ``create`` takes them (no id, no author: both are the
+    other calendar's)."""
+    data: dict[str, Any] = converter.unstructure(record)
+    inputs = input_fields(RECORD_CLASSES[record.kind])
+    return {k: v for k, v in data.items() if k in inputs and k != "author"}

@@ -1,0 +1,289 @@
+"""Reading CSV files in the layout of the reference's importer into ``SourceRow``s.
+
+The file is read a line at a time, so memory stays bounded by one row whatever its size, and
+each line is checked before the CSV parser sees it: a line longer than ``max_line`` bytes, a
+NUL byte (a binary file) or bytes that are not UTF-8 make the file unreadable, with one
+sentence naming the line. A quoted field left open at the end (a truncated file) does too.
+A row whose cells cannot be read becomes a refused row naming each bad cell by its header.
+
+Dates and the reference's rule for a missing end (``Tribe__Events__Importer__File_Importer_
+Events::get_event_end_date``): a missing start time is midnight; a missing end date is the
+start's date; a missing end time is the start's time when the end date is missing too, else
+midnight on the end date; an end that the filling put before the start is the start. An end
+given in full (date and time) before the start is refused, as ``create`` refuses it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import re
+from collections.abc import Iterator, Mapping
+from datetime import date, datetime, time
+from typing import IO, Any
+
+import attrs
+
+from ..dates import format_wall
+from .csv_columns import COLUMNS, Layout, layout
+from .keys import title_start_key
+from .rows import ImportKind, SourceRow, UnreadableFile
+from .values import BadValue, read_bool, read_list, read_moment, read_time
+
+__all__ = ["IDS", "MAX_LINE", "CsvFile", "default_key", "read_csv"]
+
+#: The longest line a CSV file may have, in bytes (a line longer than this is no CSV row).
+MAX_LINE = 1 << 20
+_BOOLEANS = ("all_day", "hide_from_listings", "sticky", "featured", "show_map_link", "show_map")
+_TEXTS: dict[ImportKind, tuple[str, ...]] = {
+    "event": ("title", "description", "excerpt", "timezone", "website", "status"),
+    "venue": (
+        "venue",
+        "description",
+        "country",
+        "city",
+        "stateprovince",
+        "zip",
+        "phone",
+        "website",
+        "status",
+    ),
+    "organizer": ("organizer", "description", "email", "website", "phone", "status"),
+}
+#: Organizer ids as a cell gives them: numbers separated by spaces or commas.
+IDS = re.compile(r"[0-9]+(?:[\s,]+[0-9]+)*")
+_SUFFIX_POSITIONS = frozenset({"suffix", "postfix", "after"})
+_STATE_COUNTRIES = frozenset({"", "us", "usa", "united states", "united states of america"})
+
+
+@attrs.frozen
+class CsvFile:
+    """A CSV file whose header was read: its ``layout``, and its rows, read on demand."""
+
+    layout: Layout
+    rows: Iterator[SourceRow]
+
+    @property
+    def ignored(self) -> tuple[str, ...]:
+        """Headers that named no column: reported, and their cells ignored."""
+        return self.layout.unknown
+
+
+def read_csv(
+    stream: IO[bytes],
+    *,
+    where: str,
+    kind: ImportKind = "event",
+    mapping: Mapping[str, str] | None = None,
+    key: str | None = None,
+    max_line: int = MAX_LINE,
+) -> CsvFile:
+    """Read the header of a CSV file of ``kind`` records; rows follow lazily.
+
+    Raises ``UnreadableFile`` for a file with no header or no column of the kind's name.
+    """
+    lines = _lines(stream, where, max_line)
+    reader = csv.reader(lines, strict=True)
+    try:
+        header = next(reader, None)
+    except csv.Error as error:
+        raise UnreadableFile(where, f"line 1 is not CSV: {error}") from None
+    if header is None or not any(cell.strip() for cell in header):
+        raise UnreadableFile(where, "the file is empty; a CSV import needs a header row first")
+    found = layout(header, kind, mapping=mapping, key=key)
+    name = COLUMNS[kind][0]
+    if name.id not in found.columns:
+        raise UnreadableFile(
+            where,
+            f"no header row: no column names the {kind} ({name.header!r}); the first row "
+            f"reads {', '.join(repr(c) for c in header[:4])}",
+        )
+    return CsvFile(found, _rows(reader, found, kind, where, key))
+
+
+def _lines(stream: IO[bytes], where: str, max_line: int) -> Iterator[str]:
+    number = 0
+    while True:
+        raw = stream.readline(max_line + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > max_line:
+            raise UnreadableFile(
+                where, f"line {number} is longer than {max_line:,} bytes; this is no CSV file"
+            )
+        if b"\0" in raw:
+            raise UnreadableFile(where, f"line {number} holds binary data (a NUL byte), not text")
+        if number == 1:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise UnreadableFile(
+                where,
+                f"line {number} is not UTF-8 text (byte 0x{raw[error.start]:02x}); "
+                "save the file as UTF-8 CSV",
+            ) from None
+
+
+def _rows(
+    reader: Any, found: Layout, kind: ImportKind, where: str, key: str | None
+) -> Iterator[SourceRow]:
+    headers = {c.id: c.header for c in COLUMNS[kind]}
+    line = reader.line_num + 1
+    while True:
+        try:
+            cells = next(reader, None)
+        except csv.Error as error:
+            hint = " (a quoted cell is never closed: is the file truncated?)"
+            hint = hint if "end of data" in str(error) else ""
+            raise UnreadableFile(where, f"line {line}: {error}{hint}") from None
+        if cells is None:
+            return
+        here, line = f"line {line}", reader.line_num + 1
+        if not any(cell.strip() for cell in cells):
+            continue  # a blank line, as spreadsheets leave at the end
+        values = {
+            column: cell.strip()
+            for column, cell in zip(found.columns, cells, strict=False)
+            if column is not None
+        }
+        row_key = None
+        if found.key is not None:
+            value = cells[found.key].strip() if found.key < len(cells) else ""
+            if not value:
+                yield SourceRow(here, kind, refused=f"{key}: the key column is empty")
+                continue
+            row_key = f"csv:{key}:{value}"
+        problems: dict[str, str] = {}
+        fields = _FIELDS[kind](values, problems)
+        if problems:
+            reason = "; ".join(f"{headers[c]}: {why}" for c, why in problems.items())
+            yield SourceRow(here, kind, refused=reason)
+        else:
+            yield SourceRow(here, kind, fields, key=row_key)
+
+
+def _texts(kind: ImportKind, values: Mapping[str, str]) -> dict[str, Any]:
+    return {name: values[name] for name in _TEXTS[kind] if values.get(name)}
+
+
+def _event(values: Mapping[str, str], problems: dict[str, str]) -> dict[str, Any]:
+    fields = _texts("event", values)
+    if not values.get("title"):
+        problems["title"] = "empty; every event needs a name"
+    for name in _BOOLEANS:
+        if name in values:
+            fields[name] = _read(read_bool, values[name], name, problems)
+    span = _span(values, problems)
+    if span is not None:
+        fields["start_date"], fields["end_date"] = span
+    if values.get("venue"):
+        fields["venue"] = [{"venue": values["venue"]}]
+    if values.get("organizer"):
+        text = values["organizer"]
+        if IDS.fullmatch(text):
+            fields["organizer"] = [int(n) for n in re.split(r"[\s,]+", text)]
+        else:
+            fields["organizer"] = [{"organizer": name} for name in read_list(text)]
+    for name in ("categories", "tags"):
+        if values.get(name):
+            fields[name] = read_list(values[name])
+    cost = _cost(values)
+    if cost:
+        fields["cost"] = cost
+    return fields
+
+
+def _read(reader: Any, text: str, column: str, problems: dict[str, str]) -> Any:
+    try:
+        return reader(text)
+    except BadValue as bad:
+        problems[column] = str(bad)
+        return None
+
+
+def _span(values: Mapping[str, str], problems: dict[str, str]) -> tuple[str, str] | None:
+    """Start and end as ``YYYY-MM-DD HH:MM:SS``, the end filled as the module says."""
+    if not values.get("start_date"):
+        problems["start_date"] = "empty; every event needs a start date"
+        return None
+    start_day, start_time = _moment(values, "start_date", problems)
+    end_day, end_time = _moment(values, "end_date", problems)
+    if values.get("start_time"):
+        start_time = _read(read_time, values["start_time"], "start_time", problems)
+    if values.get("end_time"):
+        end_time = _read(read_time, values["end_time"], "end_time", problems)
+    if start_day is None or problems:
+        return None
+    start = datetime.combine(start_day, start_time or time())
+    if end_day is None:
+        end = datetime.combine(start_day, end_time or start.time())
+    else:
+        end = datetime.combine(end_day, end_time or time())
+    if end < start and (end_day is None or end_time is None):
+        end = start  # the reference clamps an end it filled in
+    return _wall(start), _wall(end)
+
+
+def _moment(
+    values: Mapping[str, str], column: str, problems: dict[str, str]
+) -> tuple[date | None, time | None]:
+    """A date cell (empty, or a date that may end with a time)."""
+    if not values.get(column):
+        return None, None
+    found: tuple[date, time | None] | None = _read(read_moment, values[column], column, problems)
+    return found or (None, None)
+
+
+def _wall(moment: datetime) -> str:
+    return format_wall(moment)
+
+
+def _cost(values: Mapping[str, str]) -> str:
+    """The cost text with its currency, as the calendar stores it (``$10``, ``10 EUR``)."""
+    cost = values.get("cost", "")
+    symbol = values.get("currency_symbol") or values.get("currency_code", "")
+    if not cost or not symbol or symbol in cost:
+        return cost
+    position = values.get("currency_position", "").lower()
+    if position in _SUFFIX_POSITIONS or symbol == values.get("currency_code"):
+        spacer = " " if symbol.isalpha() else ""
+        return f"{cost}{spacer}{symbol}"
+    return f"{symbol}{cost}"
+
+
+def _venue(values: Mapping[str, str], problems: dict[str, str]) -> dict[str, Any]:
+    fields = _texts("venue", values)
+    if not values.get("venue"):
+        problems["venue"] = "empty; every venue needs a name"
+    address = " ".join(v for v in (values.get("address"), values.get("address2")) if v)
+    if address:
+        fields["address"] = address
+    region = values.get("stateprovince")
+    if region:
+        local = values.get("country", "").lower() in _STATE_COUNTRIES
+        fields["state" if local else "province"] = region
+    return fields
+
+
+def _organizer(values: Mapping[str, str], problems: dict[str, str]) -> dict[str, Any]:
+    if not values.get("organizer"):
+        problems["organizer"] = "empty; every organizer needs a name"
+    return _texts("organizer", values)
+
+
+_FIELDS = {"event": _event, "venue": _venue, "organizer": _organizer}
+
+
+def default_key(row: SourceRow) -> str | None:
+    """The reference's match for a CSV row: an event's title and start (its date alone for
+    an all-day event), a venue's or organizer's name."""
+    fields = row.fields
+    if row.kind != "event":
+        name = fields.get(row.kind)
+        return f"name:{name}" if name else None
+    start = str(fields.get("start_date", ""))
+    if fields.get("all_day"):
+        start = start[:10] + " 00:00:00"
+    return title_start_key(str(fields.get("title", "")), start)

@@ -1,0 +1,78 @@
+"""Writing events as CSV in the layout the importer reads (``csv_columns``), so that an
+export imports again as it is: the same headers, dates as ``YYYY-MM-DD`` and times as
+``HH:MM:SS`` on the event's own wall clock, its IANA zone, booleans as ``TRUE``/``FALSE``,
+categories, tags and organizers by name (comma-separated; organizers by id when a name holds
+a comma or reads as ids, categories and tags by slug when a name holds a comma), the cost as
+the calendar stores it (with its currency).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from typing import IO, TYPE_CHECKING
+
+from ..events import Related
+from ..records import Event
+from .csv_columns import COLUMNS
+from .csv_read import IDS as _IDS
+
+if TYPE_CHECKING:
+    from ..calendar import Calendar
+
+__all__ = ["write_csv"]
+
+_SKIPPED = frozenset({"currency_symbol", "currency_code", "currency_position"})
+HEADERS = [c.header for c in COLUMNS["event"] if c.id not in _SKIPPED]
+
+
+def write_csv(cal: Calendar, batches: Iterable[list[Event]], stream: IO[str]) -> int:
+    """Write the header and one row per event; returns the number of events written."""
+    writer = csv.writer(stream, lineterminator="\r\n")
+    writer.writerow(HEADERS)
+    written = 0
+    for batch in batches:
+        related = cal.events.related(batch)
+        writer.writerows(_row(event, related) for event in batch)
+        written += len(batch)
+    return written
+
+
+def _flag(value: bool) -> str:
+    return "TRUE" if value else "FALSE"
+
+
+def _row(event: Event, related: Related) -> list[str]:
+    organizers = related.organizers_of(event)
+    if any("," in o.organizer or _IDS.fullmatch(o.organizer) for o in organizers):
+        organizer_cell = " ".join(str(o.id) for o in organizers)
+    else:
+        organizer_cell = ", ".join(o.organizer for o in organizers)
+    terms = (related.categories_of(event), related.tags_of(event))
+    categories, tags = (
+        ", ".join(t.slug if "," in t.name else t.name for t in found) for found in terms
+    )
+    values = {
+        "title": event.title,
+        "description": event.description,
+        "excerpt": event.excerpt,
+        "start_date": event.start_date.strftime("%Y-%m-%d"),
+        "start_time": event.start_date.strftime("%H:%M:%S"),
+        "end_date": event.end_date.strftime("%Y-%m-%d"),
+        "end_time": event.end_date.strftime("%H:%M:%S"),
+        "all_day": _flag(event.all_day),
+        "timezone": event.timezone,
+        "hide_from_listings": _flag(event.hide_from_listings),
+        "sticky": _flag(event.sticky),
+        "featured": _flag(event.featured),
+        "venue": ", ".join(v.venue for v in related.venues_of(event)),
+        "organizer": organizer_cell,
+        "show_map_link": _flag(event.show_map_link),
+        "show_map": _flag(event.show_map),
+        "cost": event.cost,
+        "categories": categories,
+        "tags": tags,
+        "website": event.website or "",
+        "status": event.status.value,
+    }
+    return [values[c.id] for c in COLUMNS["event"] if c.id not in _SKIPPED]

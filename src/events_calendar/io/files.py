@@ -1,0 +1,188 @@
+"""``cal.import_file`` and ``cal.export_file``: a file's format to its reader or writer.
+
+The format comes from ``format=`` or, when not given, from the file's extension (``.csv``,
+``.ics``/``.ical``/``.ifb``, ``.json``). iCalendar support lives in ``io.ical`` and needs the
+``io`` extra; it is imported only when an iCalendar file is read or written.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Literal
+
+import attrs
+
+from ..errors import CalendarError, InvalidParameter
+from ..progress import ProgressArg
+from ..records import Event
+from ..transfer import restore
+from .backup import BackupSnapshot, backup_rows, read_backup, write_backup
+from .csv_read import MAX_LINE, default_key, read_csv
+from .csv_write import write_csv
+from .importer import OnConflict, import_rows
+from .report import ImportReport, RowOutcome
+from .rows import ImportKind, SourceRow, UnreadableFile
+from .walk import walk_events
+
+if TYPE_CHECKING:
+    from ..calendar import Calendar
+
+__all__ = ["FORMATS", "FormatUnavailable", "export_file", "format_of", "import_file"]
+
+Format = Literal["csv", "ics", "json"]
+FORMATS: dict[str, Format] = {
+    ".csv": "csv",
+    ".ics": "ics",
+    ".ical": "ics",
+    ".ifb": "ics",
+    ".json": "json",
+}
+_KINDS: dict[str, ImportKind] = {
+    "event": "event",
+    "events": "event",
+    "venue": "venue",
+    "venues": "venue",
+    "organizer": "organizer",
+    "organizers": "organizer",
+}
+
+
+class FormatUnavailable(CalendarError):
+    """A file format whose support is not installed."""
+
+    code = "format_unavailable"
+
+
+def format_of(path: str | Path, given: str | None) -> Format:
+    """The format named by ``given``, else by the extension of ``path``."""
+    if given is not None:
+        for fmt in ("csv", "ics", "json"):
+            if given.lower().lstrip(".") == fmt:
+                return fmt
+        raise InvalidParameter.one("format", f"{given!r} is no format; send csv, ics or json")
+    found = FORMATS.get(Path(path).suffix.lower())
+    if found is None:
+        raise InvalidParameter.one(
+            "format",
+            f"cannot tell the format of {str(path)!r} from its extension; "
+            "name it .csv, .ics or .json, or pass format='csv' (--format csv)",
+        )
+    return found
+
+
+def _ical() -> Any:
+    try:
+        return importlib.import_module("events_calendar.io.ical")
+    except ImportError as error:
+        raise FormatUnavailable(
+            f"iCalendar files need the 'io' extra: pip install 'events-calendar[io]' ({error})"
+        ) from None
+
+
+def _kind(kind: str) -> ImportKind:
+    found = _KINDS.get(kind.lower())
+    if found is None:
+        raise InvalidParameter.one("kind", "send event, venue or organizer")
+    return found
+
+
+def import_file(
+    cal: Calendar,
+    path: str | Path,
+    *,
+    format: str | None = None,
+    kind: str = "event",
+    dry_run: bool = False,
+    on_conflict: OnConflict = "skip",
+    partial: bool = False,
+    mapping: Mapping[str, str] | None = None,
+    status: str | None = None,
+    key: str | None = None,
+    progress: ProgressArg = None,
+    max_line: int = MAX_LINE,
+) -> ImportReport:
+    """Import a CSV, iCalendar or JSON backup file (see ``Calendar.import_file``)."""
+    fmt = format_of(path, format)
+    record_kind = _kind(kind)
+    where = str(path)
+    options: dict[str, Any] = {
+        "dry_run": dry_run,
+        "on_conflict": on_conflict,
+        "partial": partial,
+        "status": status,
+        "progress": progress,
+    }
+    try:
+        stream: IO[bytes] = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError as error:
+        raise UnreadableFile(where, error.strerror or str(error)) from None
+    with stream:
+        if fmt == "csv":
+            found = read_csv(
+                stream, where=where, kind=record_kind, mapping=mapping, key=key, max_line=max_line
+            )
+            report = import_rows(
+                cal, found.rows, kind=record_kind, default_key=default_key, **options
+            )
+            if found.ignored:
+                note = "ignored columns (no such field): " + ", ".join(found.ignored)
+                report = attrs.evolve(report, note=_join(note, report.note))
+            return report
+        if fmt == "ics":
+            rows: Iterator[SourceRow] = _ical().read_rows(stream.read(), where=where)
+            return import_rows(cal, rows, kind="event", **options)
+        return _import_backup(cal, read_backup(stream, where=where), options)
+
+
+def _join(*notes: str) -> str:
+    return "; ".join(note for note in notes if note)
+
+
+def _import_backup(
+    cal: Calendar, snapshot: BackupSnapshot, options: dict[str, Any]
+) -> ImportReport:
+    """A backup restored exactly into an empty calendar, merged by slug into one with data."""
+    backend = cal.backend
+    if any(backend.last_id(family) for family in ("post", "term", "user", "credential")):
+        return import_rows(cal, backup_rows(snapshot), kind="event", **options)
+    rows = tuple(
+        RowOutcome(f"{kind} {record.id}", "created", None if options["dry_run"] else record.id)
+        for kind, records in snapshot.records.items()
+        for record in records
+    )
+    if not options["dry_run"]:
+        restore(snapshot, backend)
+    note = "restored the whole calendar (ids, users and secrets kept)"
+    return ImportReport(kind="record", rows=rows, dry_run=options["dry_run"], note=note)
+
+
+def export_file(
+    cal: Calendar,
+    path: str | Path,
+    *,
+    format: str | None = None,
+    progress: ProgressArg = None,
+    **filters: Any,
+) -> int:
+    """Write events (or, for JSON, the whole calendar) to a file; returns how many events
+    were written. ``filters`` are those of ``cal.events.list``; see ``walk_events`` for how
+    an export differs from a list."""
+    fmt = format_of(path, format)
+    if fmt == "json":
+        if filters:
+            raise InvalidParameter.one(
+                "format", "a JSON backup holds the whole calendar; filters apply to csv and ics"
+            )
+        with open(path, "w", encoding="utf-8") as text:
+            return write_backup(cal.backend, text)["event"]
+    batches = walk_events(cal, filters, progress=progress)
+    if fmt == "csv":
+        with open(path, "w", encoding="utf-8", newline="") as text:
+            return write_csv(cal, batches, text)
+    ical = _ical()
+    events: list[Event] = [event for batch in batches for event in batch]
+    data: bytes = ical.write_events(cal, events)
+    Path(path).write_bytes(data)
+    return len(events)

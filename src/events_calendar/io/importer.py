@@ -1,0 +1,343 @@
+"""The import engine: rows from any reader in, records and an ``ImportReport`` out.
+
+The rules, written once for every format:
+
+- **Keys.** Each row is matched to a stored record by its key (``SourceRow.key``, else the
+  format's default, see ``keys``). A key repeated within one file is refused on its later
+  rows: one file describes a record once.
+- **Conflicts.** A matched row is left alone (``on_conflict="skip"``: reported unchanged) or
+  brought up to date (``"update"``: only the fields that differ are written, and a row that
+  differs in nothing is reported unchanged).
+- **Atomic by default.** Every row is checked before anything is written; one refused row
+  means nothing is written, and every refused row is reported with its place in the file and
+  the reason. ``partial=True`` writes the good rows.
+- **Dry runs** check and classify every row exactly as an import would and write nothing,
+  not even an id reservation.
+- **The bulk path.** New events are written with ``cal.events.bulk_create`` inside one
+  transaction, so a large file loads as fast as the calendar can insert. Venues and
+  organizers (small files) are created one by one in the same transaction.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+
+from ..errors import CalendarError, InvalidParameter, MissingParameter
+from ..posts import PostCollection
+from ..progress import ProgressArg, tracking
+from ..records import RECORD_CLASSES, Event, Kind, Organizer, Venue, input_fields
+from ..statuses import Status
+from ..validation import read_input
+from .compare import DATE_FIELDS, Comparer
+from .keys import find_records, is_stored
+from .report import ImportReport, RowOutcome
+from .rows import ImportKind, SourceRow
+
+if TYPE_CHECKING:
+    from ..calendar import Calendar
+
+__all__ = ["DefaultKey", "OnConflict", "import_rows"]
+
+OnConflict = Literal["skip", "update"]
+#: A format's key for a row that names none (``None``: the row matches nothing).
+DefaultKey = Callable[[SourceRow], "str | None"]
+#: Kinds in the order they are written: what events link to first.
+_ORDER: tuple[ImportKind, ...] = ("venue", "organizer", "event")
+
+
+class _Abort(Exception):
+    """Internal: undo every write of an atomic import that refused a row."""
+
+
+@attrs.define
+class _Row:
+    """One row on its way through the engine."""
+
+    index: int
+    source: SourceRow
+    fields: Mapping[str, Any]
+    key: str | None
+    match: int | None = None
+    outcome: RowOutcome | None = None
+    changes: dict[str, Any] = attrs.Factory(dict)
+
+    def refuse(self, reason: str) -> None:
+        self.outcome = RowOutcome(self.source.where, "refused", reason=reason)
+
+    def done(
+        self, outcome: Literal["created", "updated", "unchanged"], record_id: int | None
+    ) -> None:
+        self.outcome = RowOutcome(self.source.where, outcome, record_id)
+
+
+def reason(error: CalendarError) -> str:
+    """An error as the one-line reason a report gives for a refused row."""
+    if error.fields:
+        return "; ".join(f"{name}: {why}" for name, why in error.fields.items())
+    return error.message
+
+
+def import_rows(
+    cal: Calendar,
+    rows: Iterable[SourceRow],
+    *,
+    kind: ImportKind = "event",
+    dry_run: bool = False,
+    on_conflict: OnConflict = "skip",
+    partial: bool = False,
+    status: str | None = None,
+    default_key: DefaultKey | None = None,
+    progress: ProgressArg = None,
+) -> ImportReport:
+    """Import ``rows`` into ``cal`` by the rules of this module; returns what happened."""
+    if on_conflict not in ("skip", "update"):
+        raise InvalidParameter.one("on_conflict", "send 'skip' or 'update'")
+    if status is not None:
+        try:
+            Status(status)
+        except ValueError:
+            choices = ", ".join(s.value for s in Status)
+            raise InvalidParameter.one("status", f"send one of {choices}") from None
+    with _cycle_collection_paused():
+        work = _prepare(list(rows), status, default_key)
+        for each in _ORDER:
+            group = [row for row in work if row.source.kind == each and row.outcome is None]
+            if group:
+                _match(cal, each, group, on_conflict)
+        pending = [row for row in work if row.outcome is None]
+        refused = any(row.outcome and row.outcome.outcome == "refused" for row in work)
+        written = False
+        if dry_run or (refused and not partial):
+            _check_all(cal, pending)
+        else:
+            try:
+                with cal.transaction():
+                    _write(cal, pending, partial=partial, progress=progress)
+                written = True
+            except _Abort:  # the ids handed to new rows were rolled back with them
+                for row in pending:
+                    if row.outcome is not None and row.outcome.outcome == "created":
+                        row.outcome = attrs.evolve(row.outcome, record_id=None)
+        outcomes = tuple(row.outcome for row in work if row.outcome is not None)
+        note = "" if work else f"no {kind}s found in the file; nothing imported"
+        return ImportReport(kind=kind, rows=outcomes, dry_run=dry_run, written=written, note=note)
+
+
+@contextmanager
+def _cycle_collection_paused() -> Iterator[None]:
+    """Python's cycle collector off during the import, and back as it was after it.
+
+    An import holds every row until it has checked them all (it must, to be atomic), so it
+    allocates many long-lived objects; each collection walks all of them again, which took a
+    third of the time of reading a large CSV. Rows, records and reports hold no reference
+    cycles, and reference counting still frees everything else as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _prepare(
+    rows: list[SourceRow], status: str | None, default_key: DefaultKey | None
+) -> list[_Row]:
+    """Rows with their keys and forced status; reader refusals and repeated keys refused."""
+    work: list[_Row] = []
+    first: dict[tuple[str, str], str] = {}
+    for index, source in enumerate(rows):
+        fields = source.fields if status is None else {**source.fields, "status": status}
+        key = (
+            source.key if source.key is not None else (default_key(source) if default_key else None)
+        )
+        row = _Row(index, source, fields, key)
+        if source.refused is not None:
+            row.refuse(source.refused)
+        elif key is not None:
+            seen = first.setdefault((source.kind, key), source.where)
+            if seen != source.where:
+                row.refuse(f"describes the same {source.kind} as {seen} (key {key!r})")
+        work.append(row)
+    return work
+
+
+def _match(cal: Calendar, kind: Kind, rows: list[_Row], on_conflict: OnConflict) -> None:
+    """Find each row's record; decide skip, unchanged or the changes an update makes."""
+    keys = {row.key for row in rows if row.key is not None}
+    found = find_records(cal.backend, kind, keys) if keys else {}
+    cls = RECORD_CLASSES[kind]
+    lookup = cal._context.remembering()
+    comparer = Comparer(cal)
+    for row in rows:
+        record = found.get(row.key) if row.key is not None else None
+        if record is None:
+            continue
+        row.match = record.id
+        if on_conflict == "skip":
+            row.done("unchanged", row.match)
+            continue
+        zone = cal.events._zone_of(record) if isinstance(record, Event) else None
+        try:
+            clean = read_input(cls, row.fields, lookup, creating=False, zone=zone)
+            changed = comparer.changed_fields(record, clean)
+        except CalendarError as error:
+            row.refuse(reason(error))
+            continue
+        if isinstance(record, Event) and any(name in DATE_FIELDS for name in changed):
+            changed += [name for name in DATE_FIELDS if name in row.fields]
+        row.changes = {name: row.fields[name] for name in dict.fromkeys(changed)}
+        if not row.changes:
+            row.done("unchanged", row.match)
+
+
+def _collection(cal: Calendar, kind: Kind) -> PostCollection[Any]:
+    if kind == "event":
+        return cal.events
+    return cal.venues if kind == "venue" else cal.organizers
+
+
+def _check_all(cal: Calendar, rows: list[_Row]) -> None:
+    """Classify the remaining rows as an import would, writing nothing (ids included)."""
+    for row in rows:
+        if row.match is not None:
+            row.done("updated", row.match)  # its changes were read without error in _match
+        else:
+            _check_create(cal, row)
+            if row.outcome is None:
+                row.done("created", None)
+
+
+def _check_create(cal: Calendar, row: _Row) -> None:
+    """Refuse the row if ``create`` would (validation and date order, no writes)."""
+    cls = RECORD_CLASSES[row.source.kind]
+    try:
+        clean = read_input(cls, row.fields, cal._context.remembering(), creating=True)
+        if cls is Event:
+            cal.events._span(clean, None)
+    except CalendarError as error:
+        row.refuse(reason(error))
+
+
+def _write(cal: Calendar, rows: list[_Row], *, partial: bool, progress: ProgressArg) -> None:
+    """Inside the import's transaction: updates, then creates, then the keys. Raises
+    ``_Abort`` (undoing it all) when a row is refused and the import is not partial."""
+    refused = False
+    for row in rows:
+        if row.match is not None:
+            try:
+                with cal.transaction():  # a refused update undoes only itself
+                    _collection(cal, row.source.kind).update(row.match, **row.changes)
+                row.done("updated", row.match)
+            except CalendarError as error:
+                row.refuse(reason(error))
+                refused = True
+    creates = [row for row in rows if row.match is None and row.outcome is None]
+    for kind in ("venue", "organizer"):
+        refused |= _create_linked(cal, kind, [r for r in creates if r.source.kind == kind])
+    events = [row for row in creates if row.source.kind == "event"]
+    refused |= _create_events(cal, events, partial=partial, progress=progress)
+    if refused and not partial:
+        raise _Abort
+    by_kind: dict[Kind, dict[str, int]] = {}
+    for row in rows:
+        out = row.outcome
+        if row.key and out and out.record_id and out.outcome != "refused" and is_stored(row.key):
+            by_kind.setdefault(row.source.kind, {})[row.key] = out.record_id
+    for kind, keys in by_kind.items():
+        cal.backend.set_import_keys(kind, keys)
+
+
+def _create_linked(cal: Calendar, kind: Literal["venue", "organizer"], rows: list[_Row]) -> bool:
+    """Venues or organizers, one ``create`` each; whether any was refused."""
+    collection = cal.venues if kind == "venue" else cal.organizers
+    refused = False
+    for row in rows:
+        try:
+            with cal.transaction():
+                record: Venue | Organizer = collection.create(**row.fields)
+            row.done("created", record.id)
+        except CalendarError as error:
+            row.refuse(reason(error))
+            refused = True
+    return refused
+
+
+def _create_events(
+    cal: Calendar, rows: list[_Row], *, partial: bool, progress: ProgressArg
+) -> bool:
+    """New events through the bulk path; whether any row was refused.
+
+    ``bulk_create`` checks every row before it writes and stops at the first bad one, so
+    only when it refuses a row is each row checked on its own, to report every bad row (and,
+    for a partial import, to load the good ones)."""
+    if not rows:
+        return False
+    try:
+        with cal.transaction():  # a refused row undoes the venues made for the batch too
+            ids = _bulk(cal, rows, progress)
+    except (InvalidParameter, MissingParameter):
+        for row in rows:
+            _check_create(cal, row)
+        good = [row for row in rows if row.outcome is None]
+        if len(good) == len(rows):
+            raise  # no row is at fault on its own: the error is the whole import's
+        if not partial or not good:
+            return True
+        ids = _bulk(cal, good, progress)
+        rows = good
+        refused = True
+    else:
+        refused = False
+    for row, record_id in zip(rows, ids, strict=True):
+        row.done("created", record_id)
+    return refused
+
+
+def _bulk(cal: Calendar, rows: list[_Row], progress: ProgressArg) -> list[int]:
+    fields = _with_link_ids(cal, [row.fields for row in rows])
+    with tracking(progress, total=len(rows), unit="events") as advance:
+        return cal.events.bulk_create(fields, progress=lambda done, _total: advance(done))
+
+
+def _with_link_ids(cal: Calendar, rows: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Rows whose inline venues and organizers are ids, each distinct one found or created
+    once (``LinkedCollection.create``: the same record the row alone would link to), rather
+    than looked up again for every row that names it."""
+    made: dict[Any, int] = {}
+    found: list[Mapping[str, Any]] = []
+    linked = (("venue", cal.venues), ("organizer", cal.organizers))
+    known = {attr: input_fields(collection._cls) for attr, collection in linked}
+
+    def link_id(attr: str, collection: Any, data: Mapping[str, Any]) -> int:
+        given = {k: v for k, v in data.items() if k in known[attr]}
+        try:
+            key: Any = (attr, frozenset(given.items()))
+        except TypeError:  # an unhashable value: compare by its text
+            key = (attr, repr(sorted(given.items())))
+        if key not in made:
+            made[key] = collection.create(**given).id
+        return made[key]
+
+    for fields in rows:
+        changed: dict[str, Any] | None = None
+        for attr, collection in linked:
+            items = fields.get(attr)
+            if isinstance(items, list) and any(_inline(item) for item in items):
+                changed = dict(changed or fields)
+                changed[attr] = [
+                    link_id(attr, collection, item) if _inline(item) else item for item in items
+                ]
+        found.append(changed or fields)
+    return found
+
+
+def _inline(item: object) -> bool:
+    """Whether a link item is a venue's or organizer's data (not an id or ``{"id": n}``)."""
+    return isinstance(item, Mapping) and "id" not in item

@@ -1,0 +1,113 @@
+"""Whole-query iteration (``iter``): every match of a list query, in list order, streamed.
+
+A list query is normalised exactly as ``list()`` normalises it (same filters, same visibility),
+then read in batches with keyset paging: each batch asks the backend for the records strictly
+after the last one seen (the filter's ``after`` cursor, a ``(sort key, id)`` pair), so every
+batch is one indexed range of its own size, however deep into the list it is, memory stays one
+batch, and no total is counted.
+
+What iteration sees of writes made while it runs: each batch is read afresh, so a record
+committed meanwhile is yielded if it sorts after the last record already yielded and not if it
+sorts before it; a removed record not yet reached is not yielded; a record is never yielded
+twice unless a write moves it past the cursor (an event rescheduled to later than the last one
+seen). To act on every match of a filter, collect the ids first (``update_many`` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Protocol, TypeVar, cast
+
+import attrs
+
+from .coerce import plain_query
+from .errors import InvalidParameter
+from .progress import ProgressArg, tracking
+
+__all__ = ["ITER_BATCH", "Cursor", "keyset_batches", "whole_query"]
+
+#: Records per batch of ``iter``: a few hundred make the per-query cost negligible, and a
+#: batch is all iteration holds in memory.
+ITER_BATCH = 1000
+
+R = TypeVar("R")
+Q = TypeVar("Q")
+F = TypeVar("F", bound="Cursor")
+
+
+class Cursor(Protocol):
+    """A normalised filter that supports keyset paging (``after``, ``offset``, ``limit``)."""
+
+    @property
+    def after(self) -> Any: ...
+
+    @property
+    def offset(self) -> int: ...
+
+    @property
+    def limit(self) -> int | None: ...
+
+
+def whole_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, params: Any) -> Q:
+    """The list query ``iter`` runs: a query object or a mapping of parameters, and keywords
+    (which win over both).
+
+    ``page`` and ``per_page`` are refused as keywords: iteration returns every page.
+    """
+    paged = sorted({"page", "per_page"} & set(params))
+    if paged:
+        raise InvalidParameter(
+            dict.fromkeys(paged, "iter() returns every page; leave page and per_page out")
+        )
+    if query is None:
+        whole = cls(**params)
+    elif isinstance(query, Mapping):
+        whole = cls(**{**query, **params})
+    else:
+        whole = attrs.evolve(query, **params) if params else query  # type: ignore[misc]
+    return cast(Q, plain_query(cast(Any, whole)))  # numpy and pandas values, as list() reads
+
+
+def keyset_batches(
+    fetch: Callable[[F], list[R]],
+    flt: F,
+    key: Callable[[Any], Any],
+    *,
+    size: int = ITER_BATCH,
+    progress: ProgressArg = None,
+    unit: str,
+    start: Any = None,
+) -> Iterator[list[R]]:
+    """Batches of every record ``flt`` matches, in list order, ``size`` at a time.
+
+    ``fetch`` answers one filter (the backend's ``query`` without counting); ``key`` is the
+    filter's ``sort_key``: the last record's key becomes the next batch's cursor. ``start``
+    is the first batch's cursor (one before every record, or ``None``). The size is checked
+    now; the batches are read as they are asked for.
+    """
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise InvalidParameter.one("batch_size", "send a positive whole number of records")
+    first = attrs.evolve(flt, offset=0, limit=size, after=start)  # type: ignore[misc]
+    return _batches(fetch, first, key, progress=progress, unit=unit)
+
+
+def _batches(
+    fetch: Callable[[F], list[R]],
+    current: F,
+    key: Callable[[Any], Any],
+    *,
+    progress: ProgressArg,
+    unit: str,
+) -> Iterator[list[R]]:
+    size, done = current.limit, 0
+    with tracking(progress, total=None, unit=unit) as advance:
+        while True:
+            batch = fetch(current)
+            if not batch:
+                return
+            done += len(batch)
+            yield batch
+            advance(done)
+            if size is None or len(batch) < size:
+                return
+            current = attrs.evolve(current, after=key(batch[-1]))  # type: ignore[misc]

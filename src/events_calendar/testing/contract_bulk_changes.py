@@ -1,0 +1,201 @@
+"""Record contract: ``update_many`` and ``delete_many`` (checked first, one transaction)."""
+
+from __future__ import annotations
+
+import pytest
+
+import events_calendar as ec
+from events_calendar.errors import Forbidden, InTrash, InvalidParameter, NotFound
+
+from .base import ContractBase
+from .contract_record_base import (
+    ALL_STATUSES,
+    at,
+    ids,
+    link_field,
+    links,
+    make,
+    make_event,
+    snapshot,
+)
+
+__all__ = ["BulkChangesContract"]
+
+
+def _everything(cal: ec.Calendar) -> list[ec.Event]:
+    return list(
+        cal.events.iter(start_date="1970-01-01", end_date="2099-12-31", status=ALL_STATUSES)
+    )
+
+
+class BulkChangesContract(ContractBase):
+    """Bulk changes: every record checked before the first write; errors name the record."""
+
+    @pytest.fixture
+    def three(self, cal: ec.Calendar) -> list[ec.Event]:
+        """Three events on consecutive days of March 2027."""
+        return [make_event(cal, f"E{n}", start=f"2027-03-0{n + 1} 19:00:00") for n in range(3)]
+
+    def test_update_many_reschedules_every_event(
+        self, cal: ec.Calendar, three: list[ec.Event]
+    ) -> None:
+        """The same new dates for every event given, returned in the order of the ids."""
+        order = [three[2].id, three[0].id, three[1].id]
+        updated = cal.events.update_many(
+            order, start_date="2027-05-01 10:00:00", end_date="2027-05-01 12:00:00"
+        )
+        assert (order, {at("2027-05-01 10:00:00")}) == (
+            ids(updated),
+            {cal.events.get(i).start_date for i in order},
+        )
+
+    def test_update_many_takes_a_filter(self, cal: ec.Calendar, three: list[ec.Event]) -> None:
+        """A mapping of list filters changes every event it matches, and only those."""
+        hall = make(cal, "venue", "Hall")
+        cal.events.update(three[1].id, venue=[hall.id])
+        cal.events.update_many({"venue": hall.id}, featured=True)
+        assert [False, True, False] == [cal.events.get(e.id).featured for e in three]
+
+    def test_update_many_names_an_unknown_id_and_changes_nothing(
+        self, cal: ec.Calendar, three: list[ec.Event]
+    ) -> None:
+        """An unknown id is ``NotFound`` naming its position and id; nothing changes."""
+        before = snapshot(cal)
+        with pytest.raises(NotFound, match="ID 999999 ") as caught:
+            cal.events.update_many([three[0].id, 999999], featured=True)
+        assert (["ids[1]"], before) == (list(caught.value.fields), snapshot(cal))
+
+    def test_update_many_checks_every_event_before_writing(
+        self, cal: ec.Calendar, three: list[ec.Event]
+    ) -> None:
+        """An end that falls before one event's start refuses the whole change, naming it."""
+        before = snapshot(cal)
+        with pytest.raises(InvalidParameter, match=f"event {three[2].id}") as caught:
+            cal.events.update_many(ids(three), end_date="2027-03-02 23:00:00")
+        assert (["ids[2].end_date"], before) == (list(caught.value.fields), snapshot(cal))
+
+    def test_update_many_names_a_record_the_caller_may_not_edit(
+        self, cal: ec.Calendar, three: list[ec.Event]
+    ) -> None:
+        """A contributor changing someone else's event is refused, the event named."""
+        author = self.as_role(cal, "author")
+        own = make_event(author, "Mine")
+        before = snapshot(cal)
+        with pytest.raises(Forbidden, match=rf"ID {three[0].id} \(ids\[1\]\)"):
+            author.events.update_many([own.id, three[0].id], featured=True)
+        assert before == snapshot(cal)
+
+    def test_update_many_names_an_item_that_is_not_an_id(self, cal: ec.Calendar) -> None:
+        """An item that is no id is refused by position."""
+        with pytest.raises(InvalidParameter, match=r"ids\[1\]"):
+            cal.events.update_many([1, "two"], featured=True)
+
+    def test_update_many_refuses_one_bare_id(self, cal: ec.Calendar) -> None:
+        """One id that is not in an iterable is refused: ``update()`` changes one record."""
+        with pytest.raises(InvalidParameter, match="update\\(\\)"):
+            cal.events.update_many(3, featured=True)
+
+    def test_update_many_of_no_ids_changes_nothing(self, cal: ec.Calendar) -> None:
+        """An empty list of ids is an empty result."""
+        assert [] == cal.events.update_many([], featured=True)
+
+    def test_update_many_refuses_bad_changes_up_front(self, cal: ec.Calendar) -> None:
+        """Changes that no record could take are refused even when no record is given."""
+        with pytest.raises(InvalidParameter, match="featured"):
+            cal.events.update_many([], featured="maybe")
+
+    def test_update_many_refuses_a_slug(self, cal: ec.Calendar, three: list[ec.Event]) -> None:
+        """A slug names one record: ``update_many(slug=...)`` is refused."""
+        with pytest.raises(InvalidParameter, match="slug"):
+            cal.events.update_many(ids(three), slug="same")
+
+    def test_update_many_reports_progress(self, cal: ec.Calendar, three: list[ec.Event]) -> None:
+        """A ``progress`` callable hears (done, total) after each written batch."""
+        calls: list[tuple[int, int | None]] = []
+        cal.events.update_many(
+            ids(three), featured=True, progress=lambda d, t: calls.append((d, t))
+        )
+        assert [(3, 3)] == calls
+
+    def test_update_many_inside_a_failed_transaction_is_undone(
+        self, cal: ec.Calendar, three: list[ec.Event]
+    ) -> None:
+        """A bulk change inside ``cal.transaction()`` goes with the rest when it fails."""
+        before = snapshot(cal)
+
+        def change_then_fail() -> None:
+            with cal.transaction():
+                cal.events.update_many(ids(three), featured=True)
+                cal.events.update(999999, featured=True)
+
+        with pytest.raises(NotFound):
+            change_then_fail()
+        assert before == snapshot(cal)
+
+    def test_update_many_changes_venues(self, cal: ec.Calendar) -> None:
+        """Venues change in bulk too."""
+        made = [make(cal, "venue", f"V{n}") for n in range(3)]
+        cal.venues.update_many(ids(made), city="Lyon")
+        assert ["Lyon"] * 3 == [cal.venues.get(v.id).city for v in made]
+
+    def test_delete_many_trashes_every_event(self, cal: ec.Calendar, three: list[ec.Event]) -> None:
+        """Without ``force`` the events go to the trash; their ids are returned."""
+        assert ids(three) == cal.events.delete_many(ids(three))
+        assert {ec.Status.TRASH} == {e.status for e in _everything(cal)}
+
+    def test_delete_many_names_an_event_already_in_the_trash(
+        self, cal: ec.Calendar, three: list[ec.Event]
+    ) -> None:
+        """An event already trashed refuses the whole delete, named; nothing changes."""
+        cal.events.delete(three[1].id)
+        before = snapshot(cal)
+        with pytest.raises(InTrash, match=rf"ID {three[1].id} \(ids\[1\]\)"):
+            cal.events.delete_many(ids(three))
+        assert before == snapshot(cal)
+
+    def test_delete_many_with_force_removes_for_good(
+        self, cal: ec.Calendar, three: list[ec.Event]
+    ) -> None:
+        """``force=True`` removes the events, trashed or not."""
+        cal.events.delete(three[1].id)
+        cal.events.delete_many(ids(three), force=True)
+        assert [] == _everything(cal)
+
+    def test_delete_many_takes_the_next_free_trash_slug(self, cal: ec.Calendar) -> None:
+        """An event whose ``__trashed`` slug another trashed event holds goes to the trash
+        under the next free one, as ``delete`` does."""
+        first = make_event(cal, "Gala")
+        cal.events.delete(first.id)
+        second = make_event(cal, "Gala")
+        cal.events.delete_many([second.id])
+        assert ("gala__trashed", "gala__trashed-2") == (
+            cal.events.get(first.id).slug,
+            cal.events.get(second.id).slug,
+        )
+
+    def test_delete_many_unlinks_trashed_venues(self, cal: ec.Calendar) -> None:
+        """Events stop pointing at venues trashed in bulk, as with ``delete``."""
+        halls = [make(cal, "venue", f"Hall {n}") for n in range(2)]
+        event = make_event(cal, "Show", venue=ids(halls))
+        cal.venues.delete_many(ids(halls))
+        assert () == cal.events.get(event.id).venue
+
+    @pytest.mark.parametrize("kind", ["category", "tag"])
+    def test_delete_many_removes_terms(self, cal: ec.Calendar, kind: str) -> None:
+        """Terms are removed in bulk; events lose them."""
+        collection = cal.categories if kind == "category" else cal.tags
+        made = [collection.create(name=f"T{n}") for n in range(3)]
+        field = link_field(kind)
+        event = make_event(cal, "Tagged", **links(field, ids(made)))
+        assert ids(made[:2]) == collection.delete_many(ids(made[:2]))
+        assert (ids(made[2:]), (made[2].id,)) == (
+            ids(collection.list(hide_empty=False)),
+            getattr(cal.events.get(event.id), field),
+        )
+
+    def test_delete_many_of_terms_names_an_unknown_id(self, cal: ec.Calendar) -> None:
+        """An unknown term id removes nothing and is named."""
+        tag = cal.tags.create(name="Kept")
+        with pytest.raises(NotFound, match=r"ids\[1\]"):
+            cal.tags.delete_many([tag.id, 999999])
+        assert [tag.id] == ids(cal.tags.list(hide_empty=False))

@@ -1,0 +1,251 @@
+"""Schemathesis hooks: generated ids name records the served calendar has.
+
+An id or slug that names no record (in the path, or a filter or body field that refers to one)
+is the reference's 400 ``rest_invalid_param``, which the golden replay keeps; which ids exist
+is no property of a schema. So, in every schema-valid (positive) case, this module replaces
+each such value with one of a record that exists, of the right kind, chosen by the generated
+value (``existing[value % len(existing)]``): generation stays random and shrinks as before,
+only the universe of ids is the calendar's. Negative cases are left alone: they must be
+refused whatever the ids.
+
+The records are read from the served API when the schema is loaded (its ``servers`` URL, lists
+read anonymously: the published records), and kept current as the run writes: a record a
+response shows is added (created) or updated (its slug, or moved to the trash), one deleted
+is dropped. Users have no list route; ``EVENTS_CALENDAR_ST_USERS`` names the ids of existing
+users (comma-separated), for ``author`` fields.
+
+The same hook makes sent fields agree where no schema can say they must (``_combine``: an
+event ends on or after its start, ``date_utc`` is ``date``'s instant; a category is never its
+own ancestor; a term name is one no earlier request sent, as term names are unique), and
+leaves out the filters ``/doc`` says accept no value, for which schemathesis sends ``null``.
+
+Load with ``SCHEMATHESIS_HOOKS=schemathesis_hooks`` and this directory on ``PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import urllib.request
+import zlib
+from typing import Any
+
+import schemathesis
+from schemathesis import Case, GenerationMode, HookContext, Response
+
+#: The kind of record each collection holds.
+KINDS = {
+    "events": "event",
+    "venues": "venue",
+    "organizers": "organizer",
+    "categories": "category",
+    "tags": "tag",
+}
+#: Query parameters that name records, per collection listed: parameter -> kind.
+QUERY_IDS: dict[str, dict[str, str]] = {
+    "events": {
+        "categories": "category",
+        "tags": "tag",
+        "venue": "venue",
+        "organizer": "organizer",
+        "include": "event",
+        "post_parent": "event",
+    },
+    "venues": {"event": "event"},
+    "organizers": {"event": "event"},
+    "categories": {
+        "include": "category",
+        "exclude": "category",
+        "parent": "category",
+        "post": "event",
+        "event": "event",
+    },
+    "tags": {"include": "tag", "exclude": "tag", "post": "event", "event": "event"},
+}
+#: Body fields that name records (or users), per kind written: field -> kind.
+BODY_IDS: dict[str, dict[str, str]] = {
+    "event": {
+        "author": "user",
+        "categories": "category",
+        "tags": "tag",
+        "venue": "venue",
+        "organizer": "organizer",
+    },
+    "venue": {"author": "user"},
+    "organizer": {"author": "user"},
+    "category": {"parent": "category"},
+    "tag": {},
+}
+
+_DAY = datetime.timedelta(days=1)
+SENT_NAMES: list[str] = []
+#: category id -> its parent's id (0: none).
+PARENTS: dict[int, int] = {}
+#: Filters ``/doc`` says accept no value (Events Calendar Pro's geolocation).
+NEVER_SENT = ("geoloc", "geoloc_lat", "geoloc_lng")
+#: kind -> {id: slug} of the records that exist (users: slug unused).
+EXISTING: dict[str, dict[int, str]] = {kind: {} for kind in (*KINDS.values(), "user")}
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310 - our own server
+        return json.load(response)
+
+
+def _read_calendar(root: str) -> None:
+    """Every published record of every kind, page by page."""
+    extra = {
+        "events": "&start_date=1970-01-01&end_date=2999-12-31",
+        "categories": "&hide_empty=false",
+        "tags": "&hide_empty=false",
+    }
+    for collection, kind in KINDS.items():
+        page = 1
+        while True:
+            url = f"{root}/{collection}?per_page=50&page={page}{extra.get(collection, '')}"
+            try:
+                body = _get(url)
+            except urllib.error.HTTPError:  # past the last page
+                break
+            for record in body[collection]:
+                _remember(kind, record)
+            if page >= body["total_pages"]:
+                break
+            page += 1
+    for user in os.environ.get("EVENTS_CALENDAR_ST_USERS", "").split(","):
+        if user.strip():
+            EXISTING["user"][int(user)] = ""
+
+
+def _remember(kind: str, record: dict[str, Any]) -> None:
+    EXISTING[kind][record["id"]] = record.get("slug", "")
+    if kind == "category":
+        PARENTS[record["id"]] = int(record.get("parent") or 0)
+
+
+def _no_cycle(record_id: Any, parent: Any) -> Any:
+    """``parent``, or 0 where it is ``record_id`` or one of its descendants (a category
+    cannot be its own ancestor: a 400, as in the reference)."""
+    seen, above = set(), parent
+    while isinstance(above, int) and above and above not in seen:
+        if above == record_id:
+            return 0
+        seen.add(above)
+        above = PARENTS.get(above, 0)
+    return parent
+
+
+@schemathesis.hook
+def before_load_schema(context: HookContext, raw_schema: dict[str, Any]) -> None:
+    _read_calendar(raw_schema["servers"][0]["url"].rstrip("/"))
+
+
+def _index(value: Any) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return abs(value)
+    return zlib.crc32(str(value).encode("utf-8", "surrogatepass"))
+
+
+def _existing_id(kind: str, value: Any) -> Any:
+    ids = sorted(EXISTING[kind])
+    return ids[_index(value) % len(ids)] if ids else value
+
+
+def _existing_ids(kind: str, value: Any) -> Any:
+    """One existing id per generated item (a list, a CSV text, or one value)."""
+    if isinstance(value, list):
+        return [_existing_id(kind, item) for item in value]
+    if isinstance(value, str) and "," in value:
+        return ",".join(str(_existing_id(kind, item)) for item in value.split(","))
+    return _existing_id(kind, value)
+
+
+def _existing_slug(kind: str, value: Any) -> Any:
+    slugs = sorted(s for s in EXISTING[kind].values() if s)
+    return slugs[_index(value) % len(slugs)] if slugs else value
+
+
+def _collection(case: Case) -> str | None:
+    parts = case.operation.path.strip("/").split("/")
+    return parts[0] if parts and parts[0] in KINDS else None
+
+
+def _instant(value: Any) -> datetime.datetime:
+    """A documented date form (a wall time, a day, a Unix timestamp), read naively."""
+    if isinstance(value, int | float) or str(value).replace(".", "", 1).isdigit():
+        return datetime.datetime.fromtimestamp(float(value), datetime.UTC).replace(tzinfo=None)
+    return datetime.datetime.fromisoformat(str(value))
+
+
+def _combine(body: dict[str, Any]) -> None:
+    """Fields that must agree, which no schema can say: an event ends on or after its start
+    (one sent alone takes the other's value, the stored one being unknown here), and
+    ``date_utc`` sent with ``date`` is the same instant (sent as the same text)."""
+    start, end = body.get("start_date"), body.get("end_date")
+    if start is not None or end is not None:
+        if start is None or end is None or _instant(end) < _instant(start) + _DAY:
+            body["start_date"] = body["end_date"] = start if start is not None else end
+    if body.get("date") is not None and body.get("date_utc") is not None:
+        body["date_utc"] = body["date"]
+
+
+@schemathesis.hook
+def before_call(context: HookContext, case: Case, kwargs: dict[str, Any]) -> None:
+    """Just before a schema-valid request is sent (so against the records that exist then:
+    cases are generated ahead, and the run's deletes remove records), its ids are made to
+    name existing records and its fields to agree."""
+    collection = _collection(case)
+    meta = case.meta
+    if collection is None or meta is None or meta.generation.mode != GenerationMode.POSITIVE:
+        return
+    kind = KINDS[collection]
+    path = case.path_parameters or {}
+    if "id" in path:
+        path["id"] = _existing_id(kind, path["id"])
+    if "slug" in path:
+        path["slug"] = _existing_slug(kind, path["slug"])
+    for names, given in ((QUERY_IDS[collection], case.query), (BODY_IDS[kind], case.body)):
+        if not isinstance(given, dict):
+            continue
+        for name, named_kind in names.items():
+            if name in given and given[name] is not None:
+                given[name] = _existing_ids(named_kind, given[name])
+    if isinstance(case.body, dict):
+        _combine(case.body)
+    if isinstance(case.query, dict):
+        # ``/doc`` gives these ``not: {}`` (no value is accepted), yet schemathesis sends
+        # ``null`` for them in positive cases.
+        for name in NEVER_SENT:
+            case.query.pop(name, None)
+    if kind == "category" and isinstance(case.body, dict) and "parent" in case.body:
+        case.body["parent"] = _no_cycle(path.get("id"), case.body["parent"])
+    if isinstance(case.body, dict) and kind in ("category", "tag") and "name" in case.body:
+        # A term's name is unique among its siblings (400 ``term_exists`` otherwise, as in
+        # the reference): each request sends a name no earlier one did.
+        SENT_NAMES.append(case.body["name"])
+        case.body["name"] = f"{case.body['name']} {len(SENT_NAMES)}"
+
+
+@schemathesis.hook
+def after_call(context: HookContext, case: Case, response: Response) -> None:
+    """Keep ``EXISTING`` current with what the run's writes did."""
+    collection = _collection(case)
+    if collection is None or case.method == "GET":
+        return
+    kind = KINDS[collection]
+    if not 200 <= response.status_code < 300:
+        return
+    try:
+        record = response.json()
+    except ValueError:
+        return
+    if not isinstance(record, dict) or not isinstance(record.get("id"), int):
+        return
+    gone = case.method == "DELETE" and kind in ("category", "tag")
+    if gone or record.get("status") == "trash":
+        EXISTING[kind].pop(record["id"], None)
+    else:
+        _remember(kind, record)

@@ -1,0 +1,125 @@
+"""SQLite's and PostgreSQL's bulk loads: what they drop for speed comes back exactly, also
+after a failure, and the rebuilt indexes and keys work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import events_calendar as ec
+from events_calendar.backends.postgres import PostgresBackend
+from events_calendar.backends.sqlite import SQLiteBackend
+from events_calendar.errors import InvalidParameter
+from events_calendar.testing.postgres import test_database
+
+NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+Backend = SQLiteBackend | PostgresBackend
+
+
+def _sqlite(tmp_path: Path) -> SQLiteBackend:
+    return SQLiteBackend(tmp_path / "bulk.db")
+
+
+def _postgres(tmp_path: Path) -> PostgresBackend:
+    database = test_database()
+    database.reset()
+    return PostgresBackend(database.url)
+
+
+@pytest.fixture(params=[_sqlite, _postgres], ids=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    opened: Backend = request.param(tmp_path)
+    yield opened
+    opened.close()
+
+
+def _schema(backend: Backend) -> list[tuple[str, ...]]:
+    """Every index, trigger and constraint, with its definition."""
+    sql = (
+        "SELECT type, name, sql FROM sqlite_master ORDER BY name"
+        if isinstance(backend, SQLiteBackend)
+        else "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()"
+        " UNION ALL SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint"
+        " UNION ALL SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal"
+        " ORDER BY 1, 2"
+    )
+    return [tuple(row) for row in backend.engine.execute(sql).rows]
+
+
+def _rows(count: int) -> list[dict[str, object]]:
+    return [
+        {
+            "title": f"Row {n}",
+            "start_date": f"2031-03-{n % 28 + 1:02d} 10:00",
+            "end_date": f"2031-03-{n % 28 + 1:02d} 11:00",
+            "categories": ["Music"],
+        }
+        for n in range(count)
+    ]
+
+
+def _calendar(backend: Backend) -> ec.Calendar:
+    """Batches of 60: large enough for PostgreSQL's ``COPY``."""
+    return ec.Calendar(backend, clock=ec.FixedClock(NOW), settings=ec.Settings(bulk_batch_size=60))
+
+
+def test_bulk_load_into_an_empty_table_leaves_the_schema_as_migrated(backend: Backend) -> None:
+    """What a load into an empty events table drops is all back after it."""
+    before = _schema(backend)
+    _calendar(backend).events.bulk_create(_rows(130))
+    assert before == _schema(backend)
+
+
+def test_bulk_load_beside_events_leaves_the_schema_as_migrated(backend: Backend) -> None:
+    """What a load into a table with events drops is all back after it."""
+    cal = _calendar(backend)
+    cal.events.bulk_create(_rows(4))
+    before = _schema(backend)
+    cal.events.bulk_create(_rows(130))
+    assert before == _schema(backend)
+
+
+def test_failed_bulk_load_leaves_the_schema_as_migrated(backend: Backend) -> None:
+    """A load that fails after writing batches rolls the dropped schema back with its rows."""
+    before = _schema(backend)
+    rows = _rows(130)
+    rows[125]["start_date"] = "never"
+    with pytest.raises(InvalidParameter, match=r"rows\[125\]\.start_date"):
+        _calendar(backend).events.bulk_create(rows)
+    assert before == _schema(backend)
+
+
+def test_links_cascade_from_a_bulk_loaded_event(backend: Backend) -> None:
+    """Deleting a bulk-loaded event removes its links and lowers its term's count (the
+    rebuilt keys and triggers are in force)."""
+    cal = _calendar(backend)
+    ids = cal.events.bulk_create(_rows(130))
+    cal.events.delete(ids[0], force=True)
+    assert (129, 129) == (
+        backend.engine.execute("SELECT count(*) FROM event_categories").scalar(),
+        cal.categories.list().items[0].count,
+    )
+
+
+def test_readers_see_nothing_of_a_load_in_progress(tmp_path: Path) -> None:
+    """Another SQLite connection, reading while a load has written batches, sees no event."""
+    backend = _sqlite(tmp_path)
+    reader = SQLiteBackend(backend.path)
+    seen: list[int] = []
+
+    def watch(done: int, total: int | None) -> None:
+        seen.append(reader.engine.execute("SELECT count(*) FROM events").scalar())
+
+    _calendar(backend).events.bulk_create(_rows(130), progress=watch)
+    assert [0, 0, 0] == seen
+
+
+def test_search_index_is_whole_after_a_bulk_load(tmp_path: Path) -> None:
+    """SQLite's search index, built once at the end, passes FTS5's integrity check."""
+    backend = _sqlite(tmp_path)
+    _calendar(backend).events.bulk_create(_rows(130))
+    backend.engine.execute("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)")
+    assert 130 == backend.engine.execute("SELECT count(*) FROM events_fts").scalar()

@@ -1,0 +1,288 @@
+"""``events-calendar import`` and ``export``: one line per refused row, the summary last,
+exit 1 when anything was refused, one line and exit 1 for a file that cannot be read."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import events_calendar as ec
+from events_calendar.cli import main
+
+SEASON = (
+    "Event Name,Event Start Date,Event Start Time,Event End Time,Feature Event\n"
+    "Opening,2031-05-01,19:00,22:00,yes\n"
+    "Matinee,2031-05-02,14:00,16:00,no\n"
+)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'cal.db'}"
+
+
+def _csv(tmp_path: Path, text: str = SEASON, name: str = "season.csv") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _titles(db: str) -> list[str]:
+    with ec.connect(db) as cal:
+        page = cal.events.list(start_date="2030-01-01", end_date="2032-01-01", status="any")
+        return [e.title for e in page.items]
+
+
+def test_import_prints_the_summary_and_exits_0(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A clean file: the summary is the only line, exit status 0."""
+    status = main(["import", _csv(tmp_path), "--db", db])
+    assert (0, "created 2, updated 0, unchanged 0, refused 0\n", ["Opening", "Matinee"]) == (
+        status,
+        capsys.readouterr().out,
+        _titles(db),
+    )
+
+
+def test_refused_rows_are_listed_and_exit_1(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One line per refused row, the summary last, exit 1, nothing written."""
+    path = _csv(tmp_path, SEASON + "Broken,2031-05-03,25:00,,\n")
+    status = main(["import", path, "--db", db])
+    assert (
+        1,
+        [
+            "line 4: refused: Event Start Time: '25:00' is not a time of day; write it as "
+            "19:30, 7:30:00 or 7:30 pm",
+            "created 0, updated 0, unchanged 0, refused 1; nothing written: 2 good rows wait "
+            "for partial=True (--partial)",
+        ],
+        [],
+    ) == (status, capsys.readouterr().out.splitlines(), _titles(db))
+
+
+def test_partial_imports_the_good_rows(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--partial writes the good rows; the refused one still makes the exit status 1."""
+    path = _csv(tmp_path, SEASON + "Broken,2031-05-03,25:00,,\n")
+    status = main(["import", path, "--partial", "--db", db])
+    assert (1, "created 2, updated 0, unchanged 0, refused 1", ["Opening", "Matinee"]) == (
+        status,
+        capsys.readouterr().out.splitlines()[-1],
+        _titles(db),
+    )
+
+
+def test_dry_run_writes_nothing(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--dry-run reports and leaves the calendar empty."""
+    status = main(["import", _csv(tmp_path), "--dry-run", "--db", db])
+    assert (
+        0,
+        "dry run: would have created 2, updated 0, unchanged 0, refused 0; nothing written\n",
+        [],
+    ) == (status, capsys.readouterr().out, _titles(db))
+
+
+def test_map_key_status_and_on_conflict(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--map reads another layout, --key follows a renamed row, --status sets the status."""
+    text = "Ref,What,When\nA-1,Gala,2031-05-01\n"
+    options = ["--map", "What=title", "--map", "When=start_date", "--key", "Ref"]
+    main(["import", _csv(tmp_path, text), *options, "--status", "draft", "--db", db])
+    renamed = _csv(tmp_path, text.replace("Gala", "Grand Gala"), "renamed.csv")
+    status = main(["import", renamed, *options, "--on-conflict", "update", "--db", db])
+    with ec.connect(db) as cal:
+        (event,) = cal.events.list(
+            start_date="2030-01-01", end_date="2032-01-01", status="any"
+        ).items
+    assert (0, "created 0, updated 1, unchanged 0, refused 0", "Grand Gala", ec.Status.DRAFT) == (
+        status,
+        capsys.readouterr().out.splitlines()[-1],
+        event.title,
+        event.status,
+    )
+
+
+def test_a_bad_map_is_one_line(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """--map without '=' is refused with one line."""
+    status = main(["import", _csv(tmp_path), "--map", "What", "--db", db])
+    assert (1, "events-calendar: --map takes COLUMN=FIELD, not 'What'\n") == (
+        status,
+        capsys.readouterr().err,
+    )
+
+
+def test_venues_kind(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """--kind venues reads a venue CSV."""
+    path = _csv(tmp_path, "Venue Name,Venue City\nHall,Lyon\n", "venues.csv")
+    status = main(["import", path, "--kind", "venues", "--db", db])
+    with ec.connect(db) as cal:
+        venues = [(v.venue, v.city) for v in cal.venues.list().items]
+    assert (0, [("Hall", "Lyon")]) == (status, venues)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"\x00\x01\x02binary", "line 1 holds binary data (a NUL byte), not text"),
+        (b"Gala,2031-05-01\n", "no header row: no column names the event ('Event Name')"),
+        (b"Event Name\n\xe9t\xe9\n", "line 2 is not UTF-8 text (byte 0xe9)"),
+    ],
+    ids=["binary", "no-header", "encoding"],
+)
+def test_an_unreadable_file_is_one_line_and_exit_1(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], data: bytes, message: str
+) -> None:
+    """Never a traceback: one line on stderr naming the file and the problem."""
+    path = tmp_path / "bad.csv"
+    path.write_bytes(data)
+    status = main(["import", str(path), "--db", db])
+    err = capsys.readouterr().err
+    assert (1, 1, True) == (
+        status,
+        len(err.splitlines()),
+        err.startswith(f"events-calendar: {path}: {message}"),
+    )
+
+
+def test_a_missing_file_is_one_line(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that is not there: one line, exit 1."""
+    status = main(["import", str(tmp_path / "none.csv"), "--db", db])
+    assert (1, f"events-calendar: {tmp_path / 'none.csv'}: No such file or directory\n") == (
+        status,
+        capsys.readouterr().err,
+    )
+
+
+def test_an_unknown_extension_asks_for_a_format(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The format comes from the extension; without one the error says how to name it."""
+    path = _csv(tmp_path, name="season.txt")
+    status = main(["import", path, "--db", db])
+    assert (1, True) == (
+        status,
+        "cannot tell the format of" in capsys.readouterr().err,
+    )
+
+
+def test_format_overrides_the_extension(tmp_path: Path, db: str) -> None:
+    """--format csv reads a .txt file as CSV."""
+    assert 0 == main(["import", _csv(tmp_path, name="season.txt"), "--format", "csv", "--db", db])
+
+
+def test_ics_without_the_ical_module_is_one_line(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When iCalendar support cannot be imported, the error says which extra to install."""
+    monkeypatch.setitem(sys.modules, "events_calendar.io.ical", None)
+    path = tmp_path / "feed.ics"
+    path.write_bytes(b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+    status = main(["import", str(path), "--db", db])
+    err = capsys.readouterr().err
+    assert (1, True) == (
+        status,
+        err.startswith("events-calendar: iCalendar files need the 'io' extra"),
+    )
+
+
+def test_the_database_defaults_to_the_environment(
+    tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --db, $EVENTS_CALENDAR_DB names the calendar."""
+    monkeypatch.setenv("EVENTS_CALENDAR_DB", db)
+    main(["import", _csv(tmp_path)])
+    assert ["Opening", "Matinee"] == _titles(db)
+
+
+def test_export_takes_the_filters_of_the_events_list(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--featured true exports the featured event only, in the importer's layout."""
+    main(["import", _csv(tmp_path), "--db", db])
+    capsys.readouterr()
+    out = tmp_path / "featured.csv"
+    status = main(["export", str(out), "--featured", "true", "--db", db])
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert (0, f"Exported 1 events to {out}.\n", 2, ["Opening", "", "", "2031-05-01"]) == (
+        status,
+        capsys.readouterr().out,
+        len(lines),
+        lines[1].split(",")[:4],
+    )
+
+
+def test_export_then_import_is_unchanged(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CSV export imported into its own calendar changes nothing."""
+    main(["import", _csv(tmp_path), "--db", db])
+    main(["export", str(tmp_path / "out.csv"), "--db", db])
+    capsys.readouterr()
+    status = main(["import", str(tmp_path / "out.csv"), "--on-conflict", "update", "--db", db])
+    assert (0, "created 0, updated 0, unchanged 2, refused 0\n") == (
+        status,
+        capsys.readouterr().out,
+    )
+
+
+def test_a_json_backup_restores_into_an_empty_database(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """export to .json, import into a new database: the same events."""
+    main(["import", _csv(tmp_path), "--db", db])
+    main(["export", str(tmp_path / "backup.json"), "--db", db])
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    capsys.readouterr()
+    status = main(["import", str(tmp_path / "backup.json"), "--db", other])
+    assert (
+        0,
+        [
+            "restored the whole calendar (ids, users and secrets kept)",
+            "created 2, updated 0, unchanged 0, refused 0",
+        ],
+        ["Opening", "Matinee"],
+    ) == (status, capsys.readouterr().out.splitlines(), _titles(other))
+
+
+def test_an_ics_file_without_events_imports_nothing_and_says_so(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A calendar of to-dos: no events found, nothing written, exit 0."""
+    path = tmp_path / "todo.ics"
+    path.write_bytes(
+        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//x//EN\r\nBEGIN:VTODO\r\n"
+        b"UID:t1\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    )
+    status = main(["import", str(path), "--db", db])
+    assert (
+        0,
+        [
+            "no events found in the file; nothing imported",
+            "created 0, updated 0, unchanged 0, refused 0",
+        ],
+    ) == (status, capsys.readouterr().out.splitlines())
+
+
+def test_an_ics_export_imports_again_unchanged(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """export to .ics, import it back: every event found by its UID, nothing changed."""
+    main(["import", _csv(tmp_path), "--db", db])
+    main(["export", str(tmp_path / "season.ics"), "--db", db])
+    capsys.readouterr()
+    status = main(["import", str(tmp_path / "season.ics"), "--on-conflict", "update", "--db", db])
+    assert (0, "created 0, updated 0, unchanged 2, refused 0\n") == (
+        status,
+        capsys.readouterr().out,
+    )

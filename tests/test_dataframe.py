@@ -1,0 +1,233 @@
+"""DataFrames in and out: typed columns, no secrets, per-row reports, ``bulk_create(df)``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import events_calendar as ec
+from events_calendar.errors import InvalidParameter
+from events_calendar.io.dataframe import EVENT_COLUMNS
+
+NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+
+#: The dtypes the issue asks for, by column (the module declares the rest).
+PROMISED = {
+    "start_date": "datetime64[ns, UTC]",
+    "end_date": "datetime64[ns, UTC]",
+    "timezone": "string",
+    "all_day": "bool",
+    "venue_id": "Int64",
+    "venue_name": "string",
+    "organizer_ids": "object",
+    "organizer_names": "object",
+    "categories": "object",
+    "tags": "object",
+}
+EVENT_DTYPES = dict(EVENT_COLUMNS)
+
+
+@pytest.fixture(params=["memory://", "sqlite://"])
+def cal(request: pytest.FixtureRequest) -> Iterator[ec.Calendar]:
+    """An empty calendar on each backend, at a fixed instant."""
+    calendar = ec.connect(request.param, clock=ec.FixedClock(NOW))
+    yield calendar
+    calendar.close()
+
+
+@pytest.fixture
+def gala(cal: ec.Calendar) -> ec.Event:
+    """A password-protected event in Paris with a venue, two organizers and terms."""
+    return cal.events.create(
+        title="Gala",
+        start_date="2027-03-01 19:00:00",
+        end_date="2027-03-01 23:00:00",
+        timezone="Europe/Paris",
+        venue=[{"venue": "Opera"}],
+        organizer=[{"organizer": "Ann"}, {"organizer": "Bob"}],
+        categories=["Music", "Dance"],
+        tags=["gala"],
+        password="hunter2",
+    )
+
+
+def _new_rows() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "title": ["Talk", "Walk"],
+            "start_date": ["2027-04-01 10:00:00", "2027-04-02 10:00:00"],
+            "end_date": ["2027-04-01 11:00:00", "2027-04-02 11:00:00"],
+        }
+    )
+
+
+def test_event_frame_has_typed_columns(cal: ec.Calendar, gala: ec.Event) -> None:
+    """Every column of an event frame has its declared dtype, in order."""
+    frame = cal.events.to_dataframe()
+    assert EVENT_DTYPES == {name: str(dtype) for name, dtype in frame.dtypes.items()}
+
+
+def test_event_frame_has_the_promised_dtypes(cal: ec.Calendar, gala: ec.Event) -> None:
+    """UTC instants, the zone's name, flags, the venue and the lists have their dtypes."""
+    dtypes = cal.events.to_dataframe().dtypes
+    assert PROMISED == {name: str(dtypes[name]) for name in PROMISED}
+
+
+def test_event_frame_gives_utc_instants_and_the_zone(cal: ec.Calendar, gala: ec.Event) -> None:
+    """19:00 in Paris is 18:00 UTC in the frame, with the zone's name beside it."""
+    row = cal.events.to_dataframe().iloc[0]
+    assert (pd.Timestamp("2027-03-01 18:00:00", tz="UTC"), "Europe/Paris") == (
+        row["start_date"],
+        row["timezone"],
+    )
+
+
+def test_event_frame_names_links(cal: ec.Calendar, gala: ec.Event) -> None:
+    """Venue id and name, organizer ids and names, term names (by name order)."""
+    row = cal.events.to_dataframe().iloc[0]
+    assert (gala.venue[0], "Opera", list(gala.organizer), ["Ann", "Bob"], ["Dance", "Music"]) == (
+        row["venue_id"],
+        row["venue_name"],
+        row["organizer_ids"],
+        row["organizer_names"],
+        row["categories"],
+    )
+
+
+def test_event_frame_holds_no_password(cal: ec.Calendar, gala: ec.Event) -> None:
+    """Neither a password column nor the password itself is exported."""
+    frame = cal.events.to_dataframe()
+    assert ("password" in frame.columns, "hunter2" in frame.to_string()) == (False, False)
+
+
+def test_empty_frame_keeps_columns_and_dtypes(cal: ec.Calendar) -> None:
+    """No events: an empty frame with the same typed columns."""
+    frame = cal.events.to_dataframe()
+    assert (0, EVENT_DTYPES) == (
+        len(frame),
+        {name: str(dtype) for name, dtype in frame.dtypes.items()},
+    )
+
+
+def test_frame_takes_list_filters(cal: ec.Calendar, gala: ec.Event) -> None:
+    """``to_dataframe(**filters)`` exports what ``iter(**filters)`` yields."""
+    cal.events.from_dataframe(_new_rows())
+    assert ["Talk"] == list(cal.events.to_dataframe(search="talk")["title"])
+
+
+@pytest.mark.parametrize(
+    ("kind", "columns"),
+    [
+        ("categories", ["id", "name", "slug", "description", "count", "parent"]),
+        ("tags", ["id", "name", "slug", "description", "count"]),
+    ],
+)
+def test_term_frame_has_the_term_fields(
+    cal: ec.Calendar, gala: ec.Event, kind: str, columns: list[str]
+) -> None:
+    """Category and tag frames carry the term's fields."""
+    assert columns == list(getattr(cal, kind).to_dataframe().columns)
+
+
+def test_venue_frame_types_dates_and_flags(cal: ec.Calendar, gala: ec.Event) -> None:
+    """A venue frame gives its publication date in UTC and its flags as booleans."""
+    dtypes = cal.venues.to_dataframe().dtypes
+    assert ("datetime64[ns, UTC]", "bool", "string") == (
+        str(dtypes["date"]),
+        str(dtypes["show_map"]),
+        str(dtypes["city"]),
+    )
+
+
+def test_from_dataframe_creates_rows_without_a_key(cal: ec.Calendar) -> None:
+    """Without a key every row is a new event; the report says so, row by row."""
+    report = cal.events.from_dataframe(_new_rows())
+    assert ([("created", 0), ("created", 1)], ["Talk", "Walk"]) == (
+        [(r.outcome, r.row) for r in report.rows],
+        [e.title for e in cal.events.iter()],
+    )
+
+
+def test_exported_frame_reimports_unchanged(cal: ec.Calendar, gala: ec.Event) -> None:
+    """A frame ``to_dataframe`` made, imported by id with updates, changes nothing."""
+    report = cal.events.from_dataframe(cal.events.to_dataframe(), key="id", on_conflict="update")
+    assert (["unchanged"], gala) == ([r.outcome for r in report.rows], cal.events.get(gala.id))
+
+
+def test_from_dataframe_updates_a_changed_row(cal: ec.Calendar, gala: ec.Event) -> None:
+    """A row whose values differ updates its event."""
+    frame = cal.events.to_dataframe()
+    frame.loc[0, "title"] = "Grand gala"
+    report = cal.events.from_dataframe(frame, key="id", on_conflict="update")
+    assert (1, "Grand gala") == (report.updated, cal.events.get(gala.id).title)
+
+
+def test_from_dataframe_skips_existing_rows(cal: ec.Calendar, gala: ec.Event) -> None:
+    """``on_conflict="skip"`` leaves an event the key finds as it is."""
+    frame = cal.events.to_dataframe()
+    frame.loc[0, "title"] = "Other"
+    report = cal.events.from_dataframe(frame, key="slug")
+    assert (1, "Gala") == (report.skipped, cal.events.get(gala.id).title)
+
+
+def test_from_dataframe_by_title_creates_the_missing(cal: ec.Calendar, gala: ec.Event) -> None:
+    """``key="title"``: a row with a known title is skipped, a new title created."""
+    frame = pd.concat([cal.events.to_dataframe()[["title", "start_date", "end_date"]], _new_rows()])
+    report = cal.events.from_dataframe(frame, key="title")
+    assert ["skipped", "created", "created"] == [r.outcome for r in report.rows]
+
+
+def test_from_dataframe_reports_a_bad_row_and_keeps_the_others(cal: ec.Calendar) -> None:
+    """A row missing its dates is an error with why; the other rows go in."""
+    frame = _new_rows()
+    frame.loc[0, "start_date"] = None
+    report = cal.events.from_dataframe(frame)
+    assert (["error", "created"], "start_date" in report.errors[0].error) == (
+        [r.outcome for r in report.rows],
+        True,
+    )
+
+
+def test_from_dataframe_refuses_an_unknown_key(cal: ec.Calendar) -> None:
+    """A key that is not id, slug or the name column is refused up front."""
+    with pytest.raises(InvalidParameter, match="key"):
+        cal.events.from_dataframe(_new_rows(), key="cost")
+
+
+def test_from_dataframe_reports_progress(cal: ec.Calendar) -> None:
+    """A ``progress`` callable hears (rows done, rows in all) after each row."""
+    calls: list[tuple[int, int | None]] = []
+    cal.events.from_dataframe(_new_rows(), progress=lambda d, t: calls.append((d, t)))
+    assert [(1, 2), (2, 2)] == calls
+
+
+def test_from_dataframe_takes_numpy_cells(cal: ec.Calendar, gala: ec.Event) -> None:
+    """numpy booleans and integers are read as Python values."""
+    frame = _new_rows().assign(featured=[np.bool_(True), np.bool_(False)])
+    frame["venue_id"] = pd.array([gala.venue[0], None], dtype="Int64")
+    cal.events.from_dataframe(frame)
+    assert [("Talk", True, gala.venue), ("Walk", False, ())] == [
+        (e.title, e.featured, e.venue) for e in cal.events.iter() if e.title != "Gala"
+    ]
+
+
+def test_bulk_create_takes_a_dataframe(cal: ec.Calendar) -> None:
+    """``bulk_create(df)`` creates one event per row; NaN cells are missing values."""
+    frame = _new_rows().assign(cost=["5", float("nan")])
+    made = cal.events.bulk_create(frame)
+    assert (2, ["5", ""]) == (len(made), [cal.events.get(i).cost for i in made])
+
+
+def test_report_repr_and_html_count_outcomes(cal: ec.Calendar) -> None:
+    """The report's repr is one line of counts; its HTML lists the rows in error."""
+    frame = _new_rows()
+    frame.loc[1, "end_date"] = "2027-01-01 00:00:00"
+    report = cal.events.from_dataframe(frame)
+    assert (
+        "DataFrameReport(2 rows: 1 created, 0 updated, 0 unchanged, 0 skipped, 1 errors)",
+        "<td>1</td>" in report._repr_html_(),
+    ) == (repr(report), True)

@@ -1,0 +1,263 @@
+"""Reading CSV files in the reference's importer layout: headers, values, the end rule."""
+
+from __future__ import annotations
+
+import io
+from datetime import date, time
+
+import pytest
+
+from events_calendar.errors import InvalidParameter
+from events_calendar.io.csv_columns import layout
+from events_calendar.io.csv_read import default_key, read_csv
+from events_calendar.io.rows import SourceRow, UnreadableFile
+from events_calendar.io.values import BadValue, read_bool, read_date, read_time
+
+
+def _rows(text: str, **options: object) -> list[SourceRow]:
+    found = read_csv(io.BytesIO(text.encode()), where="f.csv", **options)  # type: ignore[arg-type]
+    return list(found.rows)
+
+
+def _fields(text: str, **options: object) -> dict[str, object]:
+    (row,) = _rows(text, **options)
+    return dict(row.fields)
+
+
+@pytest.mark.parametrize(
+    "text", ["11/19/2014", "11/19/14", "2014-11-19", "nov 19, 2014", "November 19 2014"]
+)
+def test_dates_in_spreadsheet_forms(text: str) -> None:
+    """Every date form spreadsheets write reads as the same day."""
+    assert date(2014, 11, 19) == read_date(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("7:30:00", time(7, 30)), ("21:45", time(21, 45)), ("9:30 pm", time(21, 30))],
+)
+def test_times_in_spreadsheet_forms(text: str, expected: time) -> None:
+    """24-hour times with or without seconds, and am/pm times."""
+    assert expected == read_time(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("TRUE", True),
+        ("true", True),
+        ("Yes", True),
+        ("1", True),
+        ("FALSE", False),
+        ("No", False),
+        ("0", False),
+        ("", False),
+    ],
+)
+def test_booleans_in_spreadsheet_forms(text: str, expected: bool) -> None:
+    """TRUE/true/Yes/1 and FALSE/No/0/empty."""
+    assert expected == read_bool(text)
+
+
+def test_an_unreadable_time_says_what_to_write() -> None:
+    """A time of 25 o'clock is refused with the forms to use."""
+    with pytest.raises(BadValue, match="write it as 19:30, 7:30:00 or 7:30 pm"):
+        read_time("25:00")
+
+
+def test_headers_match_ignoring_case_spacing_and_the_kind_word() -> None:
+    """``START DATE``, ``Event Start Date`` and ``start_date`` are one column."""
+    found = layout(["EVENT NAME", "START  DATE", "event_end_date", "Venue Name"], "event")
+    assert ("title", "start_date", "end_date", "venue") == found.columns
+
+
+def test_unknown_columns_are_reported() -> None:
+    """A header naming no column is listed and its cells are ignored."""
+    found = read_csv(io.BytesIO(b"Event Name,Start Date,Colour\nGala,2031-05-01,red\n"), where="f")
+    assert (("Colour",), {"title": "Gala", "start_date": "2031-05-01 00:00:00"}) == (
+        found.ignored,
+        {k: v for k, v in next(found.rows).fields.items() if k in ("title", "start_date")},
+    )
+
+
+def test_a_mapping_reads_another_layout() -> None:
+    """``--map "When=start_date"`` reads the column ``When`` as the start date."""
+    fields = _fields(
+        "What,When\nGala,2031-05-01\n", mapping={"What": "title", "When": "start_date"}
+    )
+    assert ("Gala", "2031-05-01 00:00:00") == (fields["title"], fields["start_date"])
+
+
+def test_a_mapping_to_no_column_is_refused() -> None:
+    """Mapping to a field the kind lacks names the columns there are."""
+    with pytest.raises(InvalidParameter, match="'colour' \\(for 'Hue'\\) is no event column"):
+        layout(["Hue"], "event", mapping={"Hue": "colour"})
+
+
+def test_a_full_row_becomes_create_arguments() -> None:
+    """Every column of the reference's layout lands on its field, values trimmed."""
+    header = (
+        "Event Name,Event Description,Event Excerpt,Event Start Date,Event Start Time,"
+        "Event End Date,Event End Time,All Day Event,Event Timezone,"
+        "Hide Event From Event Listings,Event Sticky in Month View,Feature Event,"
+        "Event Venue Name,Event Organizer Name(s) or ID(s),Event Show Map Link,Event Show Map,"
+        "Event Cost,Event Currency Symbol,Event Currency Code,Event Currency Position,"
+        "Event Category,Event Tags,Event Website"
+    )
+    row = (
+        "Gala ,Big night,Short,11/19/2031,7:30 pm,11/19/2031,23:00,no,UTC+3:30,No,Yes,1,"
+        'London ,"Jane, Bob",TRUE,FALSE,10,$,USD,prefix,"Music, Jazz ",evening,'
+        "https://example.org/gala"
+    )
+    assert {
+        "title": "Gala",
+        "description": "Big night",
+        "excerpt": "Short",
+        "timezone": "UTC+3:30",
+        "website": "https://example.org/gala",
+        "start_date": "2031-11-19 19:30:00",
+        "end_date": "2031-11-19 23:00:00",
+        "all_day": False,
+        "hide_from_listings": False,
+        "sticky": True,
+        "featured": True,
+        "show_map_link": True,
+        "show_map": False,
+        "venue": [{"venue": "London"}],
+        "organizer": [{"organizer": "Jane"}, {"organizer": "Bob"}],
+        "categories": ["Music", "Jazz"],
+        "tags": ["evening"],
+        "cost": "$10",
+    } == _fields(f"{header}\n{row}\n")
+
+
+def test_organizers_by_ids() -> None:
+    """Space- or comma-separated numbers are organizer ids."""
+    fields = _fields('Event Name,Event Start Date,Organizers\nGala,2031-05-01,"4, 7 9"\n')
+    assert [4, 7, 9] == fields["organizer"]
+
+
+@pytest.mark.parametrize(
+    ("cells", "start", "end"),
+    [
+        ("2031-05-01,19:00,,", "2031-05-01 19:00:00", "2031-05-01 19:00:00"),
+        ("2031-05-01,19:00,,22:00", "2031-05-01 19:00:00", "2031-05-01 22:00:00"),
+        ("2031-05-01,19:00,2031-05-03,", "2031-05-01 19:00:00", "2031-05-03 00:00:00"),
+        ("2031-05-01,19:00,2031-05-01,", "2031-05-01 19:00:00", "2031-05-01 19:00:00"),
+        ("2031-05-01,,,", "2031-05-01 00:00:00", "2031-05-01 00:00:00"),
+    ],
+    ids=["no-end", "end-time-only", "end-date-only", "end-date-before-start", "date-only"],
+)
+def test_a_missing_end_is_filled_as_the_reference_fills_it(
+    cells: str, start: str, end: str
+) -> None:
+    """End date defaults to the start's, end time to the start's; a filled end before the
+    start is the start."""
+    header = "Event Name,Event Start Date,Event Start Time,Event End Date,Event End Time"
+    fields = _fields(f"{header}\nGala,{cells}\n")
+    assert (start, end) == (fields["start_date"], fields["end_date"])
+
+
+def test_a_bad_row_is_refused_with_every_bad_cell() -> None:
+    """The refusal names each bad cell by its header, on the row's line."""
+    rows = _rows("Event Name,Event Start Date,Feature Event\nGala,2031-05-01,\n,soon,maybe\n")
+    assert (None, "line 3") == (rows[0].refused, rows[1].where)
+    assert (
+        "Event Name: empty; every event needs a name; Feature Event: 'maybe' is not a yes or "
+        "no; write TRUE or FALSE (Yes/No, 1/0); Event Start Date: 'soon' is not a date; "
+        "write it as 2014-11-19, 11/19/2014 or Apr 19, 2016"
+    ) == rows[1].refused
+
+
+def test_a_multi_line_cell_keeps_the_row_on_its_first_line() -> None:
+    """A quoted description over two lines: the next row is named by its own first line."""
+    rows = _rows('Event Name,Event Start Date,Event Description\nA,2031-05-01,"one\ntwo"\nB,x,\n')
+    assert ["line 2", "line 4"] == [row.where for row in rows]
+
+
+def test_the_default_key_is_title_and_start() -> None:
+    """An event row is matched by its title (ignoring case) and start, as the reference does;
+    an all-day event by its date alone."""
+    timed, all_day = _rows(
+        "Event Name,Event Start Date,Event Start Time,All Day Event\n"
+        "Gala,2031-05-01,19:00,FALSE\nFair,2031-05-02,09:00,TRUE\n"
+    )
+    assert [
+        "title+start:gala|2031-05-01 19:00:00",
+        "title+start:fair|2031-05-02 00:00:00",
+    ] == [default_key(timed), default_key(all_day)]
+
+
+def test_a_key_column_keys_each_row() -> None:
+    """``key="Ref"`` keys rows by that column, which is not reported as unknown."""
+    found = read_csv(
+        io.BytesIO(b"Ref,Event Name,Event Start Date\nA-1,Gala,2031-05-01\n"), where="f", key="Ref"
+    )
+    assert ((), "csv:Ref:A-1") == (found.ignored, next(found.rows).key)
+
+
+def test_venue_rows() -> None:
+    """A venue CSV: address lines joined, a US region is a state."""
+    fields = _fields(
+        "Venue Name,Venue Address,Venue Address 2,Venue City,Venue State/Province,Venue Country,"
+        "Venue Zip,Venue Phone,Venue Website\n"
+        "Hall,1 Main St,Suite 2,Austin,TX,US,78701,555,https://hall.example\n",
+        kind="venue",
+    )
+    assert {
+        "venue": "Hall",
+        "address": "1 Main St Suite 2",
+        "city": "Austin",
+        "stateprovince": "TX",
+        "state": "TX",
+        "country": "US",
+        "zip": "78701",
+        "phone": "555",
+        "website": "https://hall.example",
+    } == fields
+
+
+def test_organizer_rows() -> None:
+    """An organizer CSV: name, email, website, phone."""
+    fields = _fields(
+        "Organizer Name,Organizer Email,Organizer Website,Organizer Phone\n"
+        "Ann,ann@example.org,https://ann.example,555\n",
+        kind="organizer",
+    )
+    assert {
+        "organizer": "Ann",
+        "email": "ann@example.org",
+        "website": "https://ann.example",
+        "phone": "555",
+    } == fields
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (b"", "the file is empty; a CSV import needs a header row first"),
+        (b"Gala,2031-05-01\n", "no header row: no column names the event ('Event Name')"),
+        (b"Event Name\n\xff\xfeGala\n", "line 2 is not UTF-8 text (byte 0xff)"),
+        (b"Event Name\x00\x01\n", "line 1 holds binary data (a NUL byte), not text"),
+        (b'Event Name,Event Start Date\n"Gala,2031', "line 2: unexpected end of data"),
+        (b"Event Name\n" + b"x" * 100 + b"\n", "line 2 is longer than 64 bytes; this is no CSV"),
+    ],
+    ids=["empty", "no-header", "encoding", "binary", "truncated", "long-line"],
+)
+def test_a_malformed_file_is_unreadable_with_one_line(data: bytes, why: str) -> None:
+    """Each kind of broken file gets one sentence naming the problem."""
+    with pytest.raises(UnreadableFile) as caught:
+        list(read_csv(io.BytesIO(data), where="f.csv", max_line=64).rows)
+    assert (True, 1) == (
+        str(caught.value).startswith(f"f.csv: {why}"),
+        len(str(caught.value).splitlines()),
+    )
+
+
+def test_a_date_cell_may_hold_a_time() -> None:
+    """``2031-05-01 20:00`` in the start date column sets the start time too."""
+    fields = _fields("Event Name,Event Start Date\nQuiz,5/1/2031 8:00 pm\n")
+    assert ("2031-05-01 20:00:00", "2031-05-01 20:00:00") == (
+        fields["start_date"],
+        fields["end_date"],
+    )

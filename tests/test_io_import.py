@@ -1,0 +1,320 @@
+"""The import engine: keys, skip or update, dry runs, atomic and partial imports, reports."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import events_calendar as ec
+from events_calendar.io import ImportReport, RowOutcome, SourceRow
+from events_calendar.io.importer import import_rows
+from events_calendar.io.keys import own_uid
+from events_calendar.testing import NOW
+from events_calendar.testing.postgres import test_database
+
+HEADER = (
+    "Event Name,Event Start Date,Event Start Time,Event End Time,Event Venue Name,"
+    "Event Organizer Name(s) or ID(s),Event Category\n"
+)
+SEASON = (
+    HEADER
+    + "Opening,2031-05-01,19:00,22:00,Town Hall,Jane,Music\n"
+    + 'Matinee,2031-05-02,14:00,16:00,Town Hall,Jane,"Music, Family"\n'
+)
+
+
+@pytest.fixture(params=["memory://", "sqlite://", "postgresql"])
+def cal(request: pytest.FixtureRequest) -> Iterator[ec.Calendar]:
+    """An empty calendar on each backend."""
+    url = request.param
+    if url == "postgresql":
+        database = test_database()
+        database.reset()
+        url = database.url
+    calendar = ec.connect(url, clock=ec.FixedClock(NOW))
+    yield calendar
+    calendar.close()
+
+
+def _file(tmp_path: Path, text: str, name: str = "season.csv") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _titles(cal: ec.Calendar) -> list[str]:
+    return [e.title for e in cal.events.list(start_date="2030-01-01", end_date="2040-01-01").items]
+
+
+def _event(title: str, start: str = "2031-05-01 19:00", **more: object) -> dict[str, object]:
+    return {"title": title, "start_date": start, "end_date": start, **more}
+
+
+def test_a_csv_season_is_created_published_with_its_links(cal: ec.Calendar, tmp_path: Path) -> None:
+    """Rows become published events; the venue, organizer and categories named are found or
+    created once."""
+    report = cal.import_file(_file(tmp_path, SEASON))
+    opening, matinee = cal.events.get(report.ids[0]), cal.events.get(report.ids[1])
+    assert (
+        "created 2, updated 0, unchanged 0, refused 0",
+        ec.Status.PUBLISH,
+        opening.venue,
+        opening.organizer,
+        ["Town Hall"],
+        ["Family", "Music"],
+    ) == (
+        report.summary(),
+        opening.status,
+        matinee.venue,
+        matinee.organizer,
+        [v.venue for v in cal.venues.list().items],
+        sorted(c.name for c in cal.categories.list(hide_empty=False).items),
+    )
+
+
+def test_importing_the_same_file_again_changes_nothing(cal: ec.Calendar, tmp_path: Path) -> None:
+    """Rows match their events by title and start: the second import reports them unchanged."""
+    path = _file(tmp_path, SEASON)
+    cal.import_file(path)
+    again = cal.import_file(path, on_conflict="update")
+    assert ("created 0, updated 0, unchanged 2, refused 0", ["Opening", "Matinee"]) == (
+        again.summary(),
+        _titles(cal),
+    )
+
+
+def test_update_writes_only_rows_that_differ(cal: ec.Calendar, tmp_path: Path) -> None:
+    """With on_conflict="update" a changed row updates its event in place."""
+    cal.import_file(_file(tmp_path, SEASON))
+    changed = SEASON.replace("14:00,16:00", "14:00,17:30")
+    report = cal.import_file(_file(tmp_path, changed), on_conflict="update")
+    matinee = cal.events.get(report.rows[1].record_id or 0)
+    assert (
+        [RowOutcome("line 2", "unchanged", report.rows[0].record_id)],
+        "updated",
+        "2031-05-02 17:30:00",
+    ) == (list(report.rows[:1]), report.rows[1].outcome, str(matinee.end_date)[:19])
+
+
+def test_skip_leaves_a_changed_row_alone(cal: ec.Calendar, tmp_path: Path) -> None:
+    """With on_conflict="skip" (the default) a matched row is not written."""
+    cal.import_file(_file(tmp_path, SEASON))
+    report = cal.import_file(_file(tmp_path, SEASON.replace("Town Hall", "Barn")))
+    assert ("created 0, updated 0, unchanged 2, refused 0", ["Town Hall"]) == (
+        report.summary(),
+        [v.venue for v in cal.venues.list().items],
+    )
+
+
+def test_a_dry_run_writes_nothing_not_even_ids(cal: ec.Calendar, tmp_path: Path) -> None:
+    """A dry run reports what would happen; no record and no id sequence moves."""
+    report = cal.import_file(_file(tmp_path, SEASON), dry_run=True)
+    assert (
+        "dry run: would have created 2, updated 0, unchanged 0, refused 0; nothing written",
+        [0, 0],
+    ) == (report.summary(), [cal.backend.last_id("post"), cal.backend.last_id("term")])
+
+
+def test_one_bad_row_writes_nothing_and_every_bad_row_is_reported(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """An atomic import refuses the file: each bad row on its own line, nothing stored."""
+    bad = SEASON + "Broken,someday,,,,,\nAlso,2031-05-03,25:00,,,,\n"
+    report = cal.import_file(_file(tmp_path, bad))
+    assert (
+        [
+            "line 4: refused: Event Start Date: 'someday' is not a date; write it as "
+            "2014-11-19, 11/19/2014 or Apr 19, 2016",
+            "line 5: refused: Event Start Time: '25:00' is not a time of day; write it as "
+            "19:30, 7:30:00 or 7:30 pm",
+            "created 0, updated 0, unchanged 0, refused 2; nothing written: 2 good rows wait "
+            "for partial=True (--partial)",
+        ],
+        [],
+        0,
+    ) == (report.lines(), _titles(cal), cal.backend.last_id("post"))
+
+
+def test_a_row_refused_while_writing_undoes_the_whole_import(cal: ec.Calendar) -> None:
+    """An end before the start, found by validation, rolls back the good rows too."""
+    rows = [
+        SourceRow("line 2", "event", _event("Good")),
+        SourceRow("line 3", "event", _event("Bad", end_date="2031-04-01 10:00")),
+    ]
+    report = import_rows(cal, rows)
+    assert (["line 3: refused: end_date: send an end on or after the start"], []) == (
+        [row.line() for row in report.refusals],
+        _titles(cal),
+    )
+
+
+def test_partial_imports_the_good_rows(cal: ec.Calendar) -> None:
+    """partial=True writes the good rows and still reports the bad ones."""
+    rows = [
+        SourceRow("line 2", "event", _event("Good")),
+        SourceRow("line 3", "event", _event("Bad", end_date="2031-04-01 10:00")),
+        SourceRow("line 4", "event", refused="Event Start Date: empty"),
+    ]
+    report = import_rows(cal, rows, partial=True)
+    assert ("created 1, updated 0, unchanged 0, refused 2", ["Good"]) == (
+        report.summary(),
+        _titles(cal),
+    )
+
+
+def test_a_key_repeated_in_one_file_is_refused(cal: ec.Calendar) -> None:
+    """Two rows with one key describe one event twice: the later row is refused."""
+    rows = [
+        SourceRow("UID a", "event", _event("One"), key="uid:a@x"),
+        SourceRow("UID a again", "event", _event("Two"), key="uid:a@x"),
+    ]
+    report = import_rows(cal, rows, partial=True)
+    assert "UID a again: refused: describes the same event as UID a (key 'uid:a@x')" == (
+        report.refusals[0].line()
+    )
+
+
+def test_a_uid_is_kept_so_a_changed_event_updates_in_place(cal: ec.Calendar) -> None:
+    """A foreign UID is stored on import; the same UID with a new title updates that event."""
+    first = import_rows(cal, [SourceRow("UID a", "event", _event("Old"), key="uid:a@x")])
+    second = import_rows(
+        cal, [SourceRow("UID a", "event", _event("New"), key="uid:a@x")], on_conflict="update"
+    )
+    assert (first.ids, ["New"], {"uid:a@x": first.ids[0]}) == (
+        second.ids,
+        _titles(cal),
+        cal.backend.import_keys("event"),
+    )
+
+
+def test_our_own_uid_names_the_event(cal: ec.Calendar) -> None:
+    """A UID this library wrote (``event-<id>@events-calendar``) matches that event, so a
+    calendar's own export imports as unchanged."""
+    gala = cal.events.create(**_event("Gala"))
+    report = import_rows(
+        cal,
+        [SourceRow("UID", "event", _event("Gala"), key=f"uid:{own_uid(gala.id)}")],
+        on_conflict="update",
+    )
+    assert ([RowOutcome("UID", "unchanged", gala.id)], {}) == (
+        list(report.rows),
+        cal.backend.import_keys("event"),
+    )
+
+
+def test_a_key_column_follows_a_renamed_event(cal: ec.Calendar, tmp_path: Path) -> None:
+    """With key="Ref", a row whose title changed updates its event instead of adding one."""
+    text = "Ref,Event Name,Event Start Date\nA-1,Gala,2031-05-01\n"
+    first = cal.import_file(_file(tmp_path, text), key="Ref")
+    second = cal.import_file(
+        _file(tmp_path, text.replace("Gala", "Grand Gala")), key="Ref", on_conflict="update"
+    )
+    assert (first.ids, ["Grand Gala"]) == (second.ids, _titles(cal))
+
+
+def test_a_trashed_match_is_created_again(cal: ec.Calendar) -> None:
+    """A key naming an event in the trash matches nothing: the row makes a new event."""
+    first = import_rows(cal, [SourceRow("UID a", "event", _event("Gala"), key="uid:a@x")])
+    cal.events.delete(first.ids[0])
+    second = import_rows(cal, [SourceRow("UID a", "event", _event("Gala"), key="uid:a@x")])
+    assert (1, {"uid:a@x": second.ids[0]}) == (second.created, cal.backend.import_keys("event"))
+
+
+def test_status_sets_the_status_of_imported_events(cal: ec.Calendar, tmp_path: Path) -> None:
+    """status="draft" imports the season as drafts."""
+    report = cal.import_file(_file(tmp_path, SEASON), status="draft")
+    assert [ec.Status.DRAFT, ec.Status.DRAFT] == [cal.events.get(i).status for i in report.ids]
+
+
+def test_venue_and_organizer_files(cal: ec.Calendar, tmp_path: Path) -> None:
+    """Venue and organizer CSVs create records, matched by name on a re-import."""
+    venues = _file(tmp_path, "Venue Name,Venue City\nHall,Lyon\nBarn,Paris\n", "v.csv")
+    people = _file(tmp_path, "Organizer Name,Organizer Email\nAnn,ann@example.org\n", "o.csv")
+    summaries = [
+        cal.import_file(venues, kind="venues").summary(),
+        cal.import_file(people, kind="organizer").summary(),
+        cal.import_file(venues, kind="venue").summary(),
+    ]
+    assert [
+        "created 2, updated 0, unchanged 0, refused 0",
+        "created 1, updated 0, unchanged 0, refused 0",
+        "created 0, updated 0, unchanged 2, refused 0",
+    ] == summaries
+
+
+def test_an_empty_file_imports_nothing_and_says_so(cal: ec.Calendar, tmp_path: Path) -> None:
+    """A header and no rows: nothing imported, one note."""
+    report = cal.import_file(_file(tmp_path, HEADER))
+    assert [
+        "no events found in the file; nothing imported",
+        "created 0, updated 0, unchanged 0, refused 0",
+    ] == report.lines()
+
+
+def test_an_export_imports_again_unchanged(cal: ec.Calendar, tmp_path: Path) -> None:
+    """CSV out, CSV in: every row matches its event and nothing differs."""
+    cal.import_file(_file(tmp_path, SEASON))
+    cal.events.create(**_event("Fair", "2031-06-01", all_day=True, tags=["outdoor"]))
+    written = cal.export_file(tmp_path / "out.csv")
+    report = cal.import_file(tmp_path / "out.csv", on_conflict="update")
+    assert (3, "created 0, updated 0, unchanged 3, refused 0") == (written, report.summary())
+
+
+def test_an_export_fills_an_empty_calendar_alike(cal: ec.Calendar, tmp_path: Path) -> None:
+    """An export imported into another calendar gives the same events, links by name."""
+    cal.import_file(_file(tmp_path, SEASON))
+    cal.export_file(tmp_path / "out.csv")
+    other = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    other.import_file(tmp_path / "out.csv")
+
+    def shape(c: ec.Calendar) -> list[tuple[str, str, str, list[str]]]:
+        page = c.events.list(start_date="2030-01-01")
+        related = c.events.related(page.items)
+        return [
+            (
+                e.title,
+                str(e.start_date),
+                related.venues_of(e)[0].venue,
+                [t.name for t in related.categories_of(e)],
+            )
+            for e in page.items
+        ]
+
+    assert shape(cal) == shape(other)
+
+
+def test_the_report_shows_in_one_line_and_in_jupyter() -> None:
+    """``repr`` is one line; ``_repr_html_`` a table of counts and refused rows."""
+    report = ImportReport(
+        kind="event",
+        rows=(RowOutcome("line 2", "created", 5), RowOutcome("line 3", "refused", reason="<bad>")),
+    )
+    assert (
+        "<ImportReport events: created 1, updated 0, unchanged 0, refused 1>",
+        "<table><caption>import of events</caption><tr><th>created</th><th>updated</th>"
+        "<th>unchanged</th><th>refused</th></tr><tr><td>1</td><td>0</td><td>0</td><td>1</td>"
+        "</tr></table><table><tr><th>row</th><th>refused because</th></tr><tr><td>line 3</td>"
+        "<td>&lt;bad&gt;</td></tr></table>",
+    ) == (repr(report), report._repr_html_())
+
+
+def test_an_import_leaves_the_cycle_collector_as_it_found_it(cal: ec.Calendar) -> None:
+    """The collector paused for an import runs again after it, also after a failure."""
+    import_rows(cal, [SourceRow("line 2", "event", _event("Gala"))])
+    with pytest.raises(ec.errors.Forbidden, match="may not create events"):
+        import_rows(cal.as_user(None), [SourceRow("line 2", "event", _event("Fair"))])
+    assert gc.isenabled()
+
+
+def test_a_name_of_non_ascii_digits_is_a_name(cal: ec.Calendar, tmp_path: Path) -> None:
+    """A category called "²" (a digit to ``str.isdigit``, not to ``int``) is created by name,
+    not read as an id, and never crashes the import."""
+    path = _file(tmp_path, "Event Name,Event Start Date,Event Category\nGala,2031-05-01,²\n")
+    report = cal.import_file(path)
+    assert (1, ["²"]) == (
+        report.created,
+        [c.name for c in cal.categories.list(hide_empty=False).items],
+    )

@@ -1,0 +1,134 @@
+"""``/doc`` states what the server accepts, from the declarations its checks read."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+import events_calendar as ec
+from events_calendar.coerce import NON_BLANK_TEXT, TEXT
+from events_calendar.http.openapi import openapi_document
+from events_calendar.http.urls import Urls
+from events_calendar.listing_common import MAX_SEARCH_LENGTH, last_page
+from events_calendar.listing_terms import ORDER_DIRECTIONS
+from events_calendar.statuses import Status
+from events_calendar.validation import EMAIL
+
+URLS = Urls("http://testserver", "/wp-json", "tribe/events/v1")
+
+
+def document(*, anonymous: bool = False) -> dict[str, Any]:
+    calendar = ec.connect("memory://")
+    return openapi_document(URLS, calendar.as_user(None) if anonymous else calendar)
+
+
+@pytest.fixture(scope="module")
+def doc() -> dict[str, Any]:
+    return document()
+
+
+def parameter(doc: dict[str, Any], path: str, name: str) -> dict[str, Any]:
+    """The schema of a query parameter of ``GET path``."""
+    found = [p for p in doc["paths"][path]["get"]["parameters"] if p["name"] == name]
+    schema: dict[str, Any] = found[0]["schema"]
+    return schema
+
+
+def field(doc: dict[str, Any], component: str, name: str) -> dict[str, Any]:
+    schema: dict[str, Any] = doc["components"]["schemas"][component]["properties"][name]
+    return schema
+
+
+def test_anonymous_callers_may_list_published_records_only() -> None:
+    """Anonymously, ``status`` is ``publish`` alone (anything else is a 400)."""
+    schema = parameter(document(anonymous=True), "/events", "status")
+    assert {"type": "string", "enum": ["publish"]} == schema
+
+
+def test_editors_may_list_any_statuses(doc: dict[str, Any]) -> None:
+    """Callers who may filter by status send a CSV list of statuses, or ``any``."""
+    statuses = [s.value for s in Status] + ["any"]
+    expected = {"type": "array", "items": {"type": "string", "enum": statuses}, "minItems": 1}
+    assert expected == parameter(doc, "/venues", "status")
+
+
+def test_term_order_is_an_enumeration(doc: dict[str, Any]) -> None:
+    """``order`` is one of the directions the list reads."""
+    assert list(ORDER_DIRECTIONS) == parameter(doc, "/categories", "order")["enum"]
+
+
+@pytest.mark.parametrize("path", ["/events", "/categories", "/tags"])
+def test_searches_are_non_blank_and_bounded(doc: dict[str, Any], path: str) -> None:
+    """A search holds a non-blank character and at most ``MAX_SEARCH_LENGTH`` characters."""
+    schema = parameter(doc, path, "search")
+    assert (NON_BLANK_TEXT.pattern, MAX_SEARCH_LENGTH) == (schema["pattern"], schema["maxLength"])
+
+
+def test_venue_searches_need_a_word(doc: dict[str, Any]) -> None:
+    """A venue search of punctuation alone is refused, and /doc says so."""
+    pattern = re.compile(parameter(doc, "/venues", "search")["pattern"])
+    assert (None, True) == (pattern.search("?!"), bool(pattern.search("jazz?")))
+
+
+def test_pages_are_bounded_at_the_largest_page_size(doc: dict[str, Any]) -> None:
+    """``page`` runs from 1 to the last page whose offset fits at the largest page size."""
+    schema = parameter(doc, "/tags", "page")
+    expected = last_page(ec.Settings())
+    assert (1, expected) == (schema["minimum"], schema["maximum"])
+
+
+def test_dates_are_given_a_documented_form(doc: dict[str, Any]) -> None:
+    """Date filters promise wall times, days and timestamps, not any text."""
+    pattern = re.compile(parameter(doc, "/events", "start_date")["pattern"])
+    matches = [bool(pattern.match(v)) for v in ("2031-06-15 19:00:00", "2031-06-15", "1", "x")]
+    assert [True, True, True, False] == matches
+
+
+def test_names_are_non_blank(doc: dict[str, Any]) -> None:
+    """A title or a term name must hold a non-blank character."""
+    names = (("EventCreate", "title"), ("CategoryCreate", "name"), ("VenueUpdate", "venue"))
+    assert {NON_BLANK_TEXT.pattern} == {field(doc, c, n)["pattern"] for c, n in names}
+
+
+def test_term_descriptions_are_non_blank_where_event_ones_may_be_empty(
+    doc: dict[str, Any],
+) -> None:
+    """A term's description is never empty (as in the reference); an event's may be."""
+    term = field(doc, "CategoryCreate", "description")["pattern"]
+    event = field(doc, "EventCreate", "description")["pattern"]
+    assert (NON_BLANK_TEXT.pattern, TEXT.pattern) == (term, event)
+
+
+def test_organizer_emails_are_email_addresses(doc: dict[str, Any]) -> None:
+    """An organizer's email is empty or matches the address check."""
+    assert f"^({EMAIL.pattern})?$" == field(doc, "OrganizerCreate", "email")["pattern"]
+
+
+def test_time_zones_are_the_zones_the_server_reads(doc: dict[str, Any]) -> None:
+    """The event ``timezone`` pattern accepts IANA names and refuses unknown ones."""
+    pattern = re.compile(field(doc, "EventCreate", "timezone")["pattern"])
+    assert [True, False] == [bool(pattern.match(z)) for z in ("Europe/Paris", "Mars/Olympus")]
+
+
+def test_a_paid_add_ons_filter_accepts_no_value(doc: dict[str, Any]) -> None:
+    """Geolocation filters are listed, as the reference lists them, accepting nothing."""
+    assert {"not": {}} == {"not": parameter(doc, "/events", "geoloc")["not"]}
+
+
+def test_a_record_may_have_no_name_shown(doc: dict[str, Any]) -> None:
+    """A venue or organizer name PHP finds empty ("0") is left out by the wire, as the
+    reference leaves it out, so their schemas do not require one (an event's title stays)."""
+    schemas = doc["components"]["schemas"]
+    required = {
+        name: key in schemas[name].get("required", [])
+        for name, key in (("Event", "title"), ("Venue", "venue"), ("Organizer", "organizer"))
+    }
+    assert {"Event": True, "Venue": False, "Organizer": False} == required
+
+
+def test_unknown_ids_are_described_as_bad_values(doc: dict[str, Any]) -> None:
+    """The 400 of a list says that an id naming no record is a bad value."""
+    description = doc["paths"]["/events"]["get"]["responses"]["400"]["description"]
+    assert "an id or slug that names no record" in description
