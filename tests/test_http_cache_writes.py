@@ -39,7 +39,8 @@ class Served:
             self.cal.users.create("admin", role="administrator")
             password = self.cal.users.issue_password("admin")
         self.password = password
-        self.cached = create_app(self.cal)
+        # The selective rules are what can go stale; the default app empties on every write.
+        self.cached = create_app(self.cal, sole_writer=True)
         self.uncached = create_app(self.cal, cache=False)
 
     def send(self, app: Any, method: str, path: str, **kwargs: Any) -> httpx.Response:
@@ -248,6 +249,35 @@ def test_a_write_from_elsewhere_empties_the_cache(served: Served, url: str) -> N
         other.cal.close()
     served.send(served.cached, "GET", "/venues")
     assert ["/venues"] == _cached_paths(served.cached)
+
+
+def test_a_write_empties_the_cache_unless_the_app_is_the_sole_writer(served: Served) -> None:
+    """By default a write through the app retires every answer: another process may have
+    committed at the same moment, and generations cannot tell the two commits apart."""
+    app = create_app(served.cal)
+    ids = _ids(served)
+    served.send(app, "GET", f"/events/{ids['e3']}")
+    auth = {"Authorization": basic("admin", served.password)}
+    served.send(app, "POST", f"/venues/{ids['v1']}", json={"venue": "Great Hall"}, headers=auth)
+    assert [] == _cached_paths(app)
+
+
+def test_serve_s_sole_writer_reaches_the_app(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``EVENTS_CALENDAR_SOLE_WRITER=1`` (``serve --sole-writer``) makes a sole-writer app."""
+    from events_calendar.http.server import app_from_environment
+
+    monkeypatch.setenv("EVENTS_CALENDAR_DB", f"sqlite:///{tmp_path / 'cal.db'}")
+    modes = []
+    for flag in ("1", "0"):
+        monkeypatch.setenv("EVENTS_CALENDAR_SOLE_WRITER", flag)
+        app = app_from_environment()
+        layer = app.middleware_stack = app.build_middleware_stack()
+        while not isinstance(layer, CacheAnonymousReads):
+            layer = layer.app
+        modes.append(layer.sole_writer)
+    assert [True, False] == modes
 
 
 def test_a_new_event_keeps_the_lists_that_leave_it_out(served: Served) -> None:

@@ -147,11 +147,15 @@ def create_app(
     base_path: str = "/wp-json",
     vendor: str = "tribe",
     cache: bool = True,
+    sole_writer: bool = False,
     limits: HttpLimits | None = None,
 ) -> Starlette:
     """An ASGI app serving ``calendar`` at ``{base_path}/{vendor}/events/v1``.
 
     ``cache`` keeps answers to anonymous reads until a write changes them (``http.cache``);
+    a write empties it, unless ``sole_writer`` promises that nothing else writes to the
+    database (one worker, no imports or scripts meanwhile): then a write through this app
+    retires only the answers it can change;
     ``limits`` caps request sizes and failed sign-ins (``http.limits``; defaults when omitted).
     """
     base_path = base_path.rstrip("/")
@@ -166,6 +170,7 @@ def create_app(
                 CacheAnonymousReads,
                 calendar=calendar,
                 enabled=cache,
+                sole_writer=sole_writer,
                 root=f"{base_path}/{namespace}",
             ),
         ],

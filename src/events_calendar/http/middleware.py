@@ -77,11 +77,14 @@ async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], bod
 class CacheAnonymousReads:
     """Answers anonymous, cacheable GETs from the cache until a write changes them."""
 
-    def __init__(self, app: ASGIApp, *, calendar: Calendar, enabled: bool, root: str) -> None:
+    def __init__(
+        self, app: ASGIApp, *, calendar: Calendar, enabled: bool, root: str, sole_writer: bool
+    ) -> None:
         self.app = app
         self.calendar = calendar
         self.enabled = enabled
         self.root = root
+        self.sole_writer = sole_writer
         self.cache = ResponseCache()
 
     def _key(self, request: Request) -> tuple[str, str, str, str, date] | None:
@@ -122,7 +125,10 @@ class CacheAnonymousReads:
             self.cache.wrote(before, object(), None)  # what it did is unknown: start afresh
             raise
         if 200 <= answer.status < 300:
-            self.cache.wrote(before, after, *self._touched(scope, answer))
+            # Only a sole writer may retire selectively: storage generations cannot tell its
+            # own commit from another process's landing at the same moment (docs/http.md).
+            touched = self._touched(scope, answer) if self.sole_writer else (None, None)
+            self.cache.wrote(before, after, *touched)
         else:
             self.cache.failed()
         await _send(send, answer.status, answer.headers, answer.body)
