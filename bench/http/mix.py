@@ -243,6 +243,11 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--connections", type=int, default=8, help="wrk connections")
     parser.add_argument("--db-dir", type=Path, default=DEFAULT_DB_DIR)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument(
+        "--sole-writer",
+        action="store_true",
+        help="serve with --sole-writer: writes retire only the cached answers they change",
+    )
     parser.add_argument("--out", type=Path, default=Path("bench/results/http-mix.json"))
     args = parser.parse_args(argv)
     if not 0 <= args.write_share <= 1 or not 1 <= args.duration <= 300:
@@ -260,7 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     shutil.copyfile(source, db)
     auth = "Basic " + base64.b64encode(f"{WRITER}:{_writer_password(db)}".encode()).decode()
     port, ceiling_port = free_port(), free_port()
-    api = Served("events-calendar serve", _serve_command(db, port), scratch / "serve.log")
+    serve = [*_serve_command(db, port), *(["--sole-writer"] if args.sole_writer else [])]
+    api = Served("events-calendar serve", serve, scratch / "serve.log")
     ceiling = Served("ceiling", [], scratch / "ceiling.log")
     results: dict[str, Any] = {}
     try:
