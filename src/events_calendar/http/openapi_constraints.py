@@ -74,10 +74,12 @@ def _id(minimum: int = 1) -> Schema:
 def _links(*, inline: bool = False) -> Schema:
     """Venue or organizer links: ids (0 stands for none, ``validation._empty_link``), one or
     a list; in a JSON body also ``{"id": n}`` or the data of a new record, an object."""
-    one: Schema = _id(0)
+    none: list[Schema] = [{"type": "string", "enum": ["", "0"]}]
+    one: Schema = {"anyOf": [_id(0), *none]}
     if inline:
         objects = {"type": "object", "description": '{"id": n}, or a new record\'s fields'}
-        one = {"anyOf": [one, objects]}
+        none.append({"type": "boolean", "enum": [False]})
+        one = {"anyOf": [_id(0), objects, *none], "nullable": True}
     return {"anyOf": [{"type": "array", "items": one}, one]}
 
 
@@ -131,9 +133,12 @@ def _input_kinds() -> dict[Input, Schema]:
         Input.DATETIME: {"type": "string", "pattern": _WALL_DATE},
         Input.DATETIME_UTC: {"type": "string", "pattern": _WALL_DATE},
         # Any of the IANA names (a pattern, not an enum: its 600 values would each be a case).
+        # Blank is the site's zone (``validation._Reader.zone_value``: UTC).
         Input.ZONE: {
             "type": "string",
-            "pattern": "^(" + "|".join(n.replace("+", r"\+") for n in iana_zone_names()) + ")$",
+            "pattern": r"^(\s*|"
+            + "|".join(n.replace("+", r"\+") for n in iana_zone_names())
+            + ")$",
         },
         Input.STATUS: {"type": "string", "enum": [s.value for s in Status]},
         Input.BOOL: {"type": "boolean"},
@@ -177,6 +182,11 @@ def json_body_constraints(kind: Kind, name: str, *, creating: bool) -> Schema:
     kind_of_input = field.input if field else Input.DATETIME_UTC
     if kind_of_input in (Input.VENUES, Input.ORGANIZERS):
         found = _links(inline=True)
+    elif kind_of_input in (Input.TEXT, Input.PASSWORD) and kind not in TERM_KINDS:
+        # A number is read as its text (``validation._Reader.text``; a term's texts and an
+        # organizer's email must be text).
+        text = body_constraints(kind, name)
+        found = {"anyOf": [text, {"type": "number"}]} if text["pattern"] == TEXT.pattern else text
     elif kind_of_input == Input.IMAGE:
         nothing = [{"type": "integer", "enum": [0]}, {"type": "boolean", "enum": [False]}]
         found = {"anyOf": [body_constraints(kind, name), *nothing]}
