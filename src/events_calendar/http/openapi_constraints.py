@@ -79,7 +79,9 @@ def _links(*, inline: bool = False) -> Schema:
     if inline:
         objects = {"type": "object", "description": '{"id": n}, or a new record\'s fields'}
         none.append({"type": "boolean", "enum": [False]})
-        one = {"anyOf": [_id(0), objects, *none], "nullable": True}
+        # A list of nothing but empty values is none too (``validation._empty_link``).
+        empties = {"type": "array", "items": {"anyOf": list(none), "nullable": True}}
+        one = {"anyOf": [_id(0), objects, *none, empties], "nullable": True}
     return {"anyOf": [{"type": "array", "items": one}, one]}
 
 
