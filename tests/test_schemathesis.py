@@ -42,6 +42,8 @@ import uvicorn
 
 import events_calendar as ec
 from events_calendar.http import create_app
+from events_calendar.http.limits import HttpLimits
+from events_calendar.http.throttle import SignInLimits
 from events_calendar.sample import seed_sample
 
 pytest.importorskip("schemathesis")
@@ -60,8 +62,12 @@ def served(database: Path) -> Iterator[tuple[str, str]]:
     seed_sample(calendar)
     calendar.users.create("admin", role="administrator")
     password = calendar.users.issue_password("admin", label="schemathesis")
+    # Generated credentials would soon be throttled (429 for everything): raised limits, as
+    # ``bench/schemathesis.md`` serves it.
+    unthrottled = SignInLimits(per_address=1_000_000, per_login=1_000_000)
+    app = create_app(calendar, limits=HttpLimits(sign_ins=unthrottled))
     server = uvicorn.Server(
-        uvicorn.Config(create_app(calendar), log_level="warning", access_log=False, lifespan="off")
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     )
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
