@@ -265,9 +265,12 @@ def test_reference_operations_and_parameters_are_documented(doc: dict[str, Any])
 
 
 def body_ref(operation: dict[str, Any]) -> str:
+    """The JSON body's schema (an update's may also be any non-object: no fields); the form
+    body's is its ``...Form`` twin."""
     content = operation["requestBody"]["content"]
-    ref: str = content["application/json"]["schema"]["$ref"]
-    assert content["application/x-www-form-urlencoded"]["schema"]["$ref"] == ref
+    json = content["application/json"]["schema"]
+    ref: str = json["$ref"] if "$ref" in json else json["anyOf"][0]["$ref"]
+    assert content["application/x-www-form-urlencoded"]["schema"]["$ref"] == ref + "Form"
     return ref
 
 

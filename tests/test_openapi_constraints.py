@@ -96,14 +96,14 @@ def test_term_descriptions_are_non_blank_where_event_ones_may_be_empty(
     doc: dict[str, Any],
 ) -> None:
     """A term's description is never empty (as in the reference); an event's may be."""
-    term = field(doc, "CategoryCreate", "description")["pattern"]
-    event = field(doc, "EventCreate", "description")["pattern"]
+    term = field(doc, "CategoryCreateForm", "description")["pattern"]
+    event = field(doc, "EventCreateForm", "description")["pattern"]
     assert (NON_BLANK_TEXT.pattern, TEXT.pattern) == (term, event)
 
 
 def test_organizer_emails_are_email_addresses(doc: dict[str, Any]) -> None:
     """An organizer's email is empty or matches the address check."""
-    assert f"^({EMAIL.pattern})?$" == field(doc, "OrganizerCreate", "email")["pattern"]
+    assert f"^({EMAIL.pattern})?$" == field(doc, "OrganizerCreateForm", "email")["pattern"]
 
 
 def test_time_zones_are_the_zones_the_server_reads(doc: dict[str, Any]) -> None:
@@ -132,3 +132,65 @@ def test_unknown_ids_are_described_as_bad_values(doc: dict[str, Any]) -> None:
     """The 400 of a list says that an id naming no record is a bad value."""
     description = doc["paths"]["/events"]["get"]["responses"]["400"]["description"]
     assert "an id or slug that names no record" in description
+
+
+def test_json_bodies_may_send_null_where_the_server_reads_it(doc: dict[str, Any]) -> None:
+    """In a JSON body an image or a description may be null (read as none); a title not."""
+    nullable = {
+        name: field(doc, "OrganizerUpdate", name).get("nullable", False)
+        for name in ("image", "description", "organizer")
+    }
+    assert {"image": True, "description": True, "organizer": False} == nullable
+
+
+def test_form_bodies_never_send_null(doc: dict[str, Any]) -> None:
+    """A form cannot send a null, so no form body schema is nullable."""
+    schemas = doc["components"]["schemas"]
+    nullable = [
+        f"{name}.{key}"
+        for name, schema in schemas.items()
+        if name.endswith("Form")
+        for key, prop in schema["properties"].items()
+        if prop.get("nullable")
+    ]
+    assert [] == nullable
+
+
+def test_links_are_one_id_or_a_list_and_json_may_inline_them(doc: dict[str, Any]) -> None:
+    """An event's organizer is one id or a list; a JSON body may also send objects."""
+    form = field(doc, "EventCreateForm", "organizer")["anyOf"][1]["anyOf"]
+    json = field(doc, "EventCreate", "organizer")["anyOf"][1]["anyOf"]
+    assert (["integer", "string"], ["integer", "object", "string", "boolean", "array"]) == (
+        [variant["type"] for variant in form],
+        [variant["type"] for variant in json],
+    )
+
+
+def test_venue_flags_take_the_texts_the_reader_takes(doc: dict[str, Any]) -> None:
+    """A venue's show_map is read for truthiness: 0, 1, yes, no ... as well as booleans."""
+    variants = field(doc, "VenueUpdateForm", "show_map")["anyOf"]
+    assert ({"type": "integer", "enum": [0, 1]}, True) == (
+        variants[1],
+        {"yes", "no", "0", "1"} <= set(variants[2]["enum"]),
+    )
+
+
+def test_an_update_may_send_a_json_body_that_is_no_object(doc: dict[str, Any]) -> None:
+    """A JSON array (any non-object) is read as no fields, as WordPress reads it."""
+    schema = doc["paths"]["/events/{id}"]["patch"]["requestBody"]["content"]["application/json"]
+    assert {"type": "object"} == schema["schema"]["anyOf"][1]["not"]
+
+
+def test_a_delete_does_not_read_the_event_password(doc: dict[str, Any]) -> None:
+    """A delete lists ``password`` as the reference does, but takes any text: it is not read."""
+    found = doc["paths"]["/events/{id}"]["delete"]["parameters"]
+    assert {"type": "string"} == next(p["schema"] for p in found if p["name"] == "password")
+
+
+def test_json_texts_may_be_numbers(doc: dict[str, Any]) -> None:
+    """A number in a JSON body is read as its text, and /doc says so; a form sends text."""
+    json = field(doc, "VenueCreate", "city")["anyOf"]
+    assert ({"type": "number"}, "string") == (
+        json[1],
+        field(doc, "VenueCreateForm", "city")["type"],
+    )

@@ -6,7 +6,13 @@ fixed seed); ``bench/schemathesis.md`` runs the long version (``HYPOTHESIS_PROFI
 here: 30 examples an operation).
 
 One check is excluded: ``use_after_free`` ("deleted resource still available"): a delete moves
-an event, venue or organizer to the trash, and editors still read it, as ``/doc`` says.
+an event, venue or organizer to the trash, and editors still read it, as ``/doc`` says. Every
+other check runs by default (none is named on the command line, so that
+``tests/data/schemathesis.toml`` can turn ``ignored_auth`` off for DELETE: its replay without
+credentials names a record the delete removed, a 400 that says nothing about authentication).
+
+Anonymously: the administrator's run (by hand, ``bench/schemathesis.md``) does not pass yet;
+it joins here when it does.
 
 ``tests/data/schemathesis_hooks.py`` (loaded with ``SCHEMATHESIS_HOOKS``) makes the ids of
 schema-valid requests name records that exist: an id or slug that names no record, in the path
@@ -35,6 +41,8 @@ import uvicorn
 
 import events_calendar as ec
 from events_calendar.http import create_app
+from events_calendar.http.limits import HttpLimits
+from events_calendar.http.throttle import SignInLimits
 from events_calendar.sample import seed_sample
 
 pytest.importorskip("schemathesis")
@@ -51,8 +59,12 @@ def served(database: Path) -> Iterator[str]:
     calendar = ec.connect(f"sqlite:///{database}")
     seed_sample(calendar)
     calendar.users.create("admin", role="administrator")
+    # Generated credentials would soon be throttled (429 for everything): raised limits, as
+    # ``bench/schemathesis.md`` serves it.
+    unthrottled = SignInLimits(per_address=1_000_000, per_login=1_000_000)
+    app = create_app(calendar, limits=HttpLimits(sign_ins=unthrottled))
     server = uvicorn.Server(
-        uvicorn.Config(create_app(calendar), log_level="warning", access_log=False, lifespan="off")
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     )
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
@@ -84,8 +96,6 @@ def st_run(root: str, directory: Path, *caller: str) -> subprocess.CompletedProc
             str(CONFIG),
             "run",
             f"{root}/doc",
-            "--checks",
-            "all",
             "--exclude-checks",
             "use_after_free",
             "--max-examples",

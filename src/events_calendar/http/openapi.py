@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..records import RECORD_CLASSES, Kind
 from .feed_doc import FEED_DESCRIPTION, FEED_SUMMARY, feed_responses
-from .openapi_constraints import body_constraints, query_constraints
+from .openapi_constraints import body_constraints, json_body_constraints, query_constraints
 from .openapi_schemas import REF, Schema, component_schemas, json_type, list_name, record_name
 from .routes_spec import ROUTES, Arg, Computed, Endpoint, Method, Route, resolve_default
 from .urls import _COLLECTIONS, Urls
@@ -75,13 +75,26 @@ def _schema_of(arg: Arg, calendar: Calendar, namespace: str) -> Schema:
     return schema
 
 
-def _constrained(kind: Kind | None, arg: Arg, schema: Schema, calendar: Calendar) -> Schema:
-    """``schema`` with what the server really accepts (``openapi_constraints``); a default
-    the constraints replace the type of is dropped."""
+def _constrained(
+    kind: Kind | None,
+    arg: Arg,
+    schema: Schema,
+    calendar: Calendar,
+    *,
+    json: bool = False,
+    creating: bool = False,
+) -> Schema:
+    """``schema`` with what the server really accepts (``openapi_constraints``; ``json``: in
+    a JSON body, ``creating``: of a create); a default the constraints replace the type of is
+    dropped."""
     if kind is None or arg.location == "path":
         return schema
     if arg.location == "body":
-        found: Schema | None = body_constraints(kind, arg.name)
+        found: Schema | None = (
+            json_body_constraints(kind, arg.name, creating=creating)
+            if json
+            else body_constraints(kind, arg.name)
+        )
     else:
         found = query_constraints(kind, arg.name, calendar)
     if found is None:
@@ -96,13 +109,23 @@ def _constrained(kind: Kind | None, arg: Arg, schema: Schema, calendar: Calendar
     return schema
 
 
-def _parameter(kind: Kind | None, arg: Arg, calendar: Calendar, namespace: str) -> Schema:
-    schema = _constrained(kind, arg, _schema_of(arg, calendar, namespace), calendar)
+#: A delete's ``password``, listed as the reference lists it: deleting needs the right to
+#: edit the event, not its password, so it is not read (any text is taken).
+_NOT_READ_BY_A_DELETE = "The event password (not read: a delete needs the right to edit the event)"
+
+
+def _parameter(
+    kind: Kind | None, arg: Arg, calendar: Calendar, namespace: str, *, read: bool = True
+) -> Schema:
+    """A path or query parameter; ``read=False``: one the operation does not read."""
+    schema = _schema_of(arg, calendar, namespace)
+    if read:
+        schema = _constrained(kind, arg, schema, calendar)
     parameter: Schema = {
         "name": arg.name,
         "in": arg.location,
         "required": arg.location == "path" or arg.required,
-        "description": arg.spec.get("description", ""),
+        "description": arg.spec.get("description", "") if read else _NOT_READ_BY_A_DELETE,
         "schema": schema,
     }
     if schema.get("type") == "array":
@@ -110,23 +133,27 @@ def _parameter(kind: Kind | None, arg: Arg, calendar: Calendar, namespace: str) 
     return parameter
 
 
-def _input_name(route: Route, endpoint: Endpoint) -> str:
-    """``EventUpdate``; ``EventUpdateBySlug`` where the by-slug body lacks the fields only an
-    update by id takes (the event ``password``)."""
+def _input_name(route: Route, endpoint: Endpoint, *, json: bool = True) -> str:
+    """``EventUpdate`` (a JSON body), ``EventUpdateForm`` (a form body); ``...BySlug`` where
+    the by-slug body lacks the fields only an update by id takes (the event ``password``)."""
     assert route.kind is not None
     cls = RECORD_CLASSES[route.kind]
     name = cls.__name__ + endpoint.action.capitalize()
     if "by-slug" in route.pattern and cls.update_by_id_only:
         name += "BySlug"
-    return name
+    return name if json else name + "Form"
 
 
-def _input_schema(kind: Kind, endpoint: Endpoint, calendar: Calendar, namespace: str) -> Schema:
-    """A create or update body; update bodies are partial, so they show no defaults."""
+def _input_schema(
+    kind: Kind, endpoint: Endpoint, calendar: Calendar, namespace: str, *, json: bool
+) -> Schema:
+    """A create or update body (``json``: a JSON one, which can send ``null`` and objects);
+    update bodies are partial, so they show no defaults."""
     properties = {}
     for arg in endpoint.in_location("body"):
         schema = _schema_of(arg, calendar, namespace)
-        schema = _constrained(kind, arg, schema, calendar)
+        creating = endpoint.action == "create"
+        schema = _constrained(kind, arg, schema, calendar, json=json, creating=creating)
         if endpoint.action == "update":
             schema.pop("default", None)
         properties[arg.name] = {**schema, "description": arg.spec.get("description", "")}
@@ -142,11 +169,39 @@ def _input_schemas(calendar: Calendar, namespace: str) -> dict[str, Schema]:
     found: dict[str, Schema] = {}
     for route in ROUTES:
         for endpoint in route.endpoints:
-            if endpoint.action in ("create", "update"):
-                assert route.kind is not None
-                schema = _input_schema(route.kind, endpoint, calendar, namespace)
-                assert found.setdefault(_input_name(route, endpoint), schema) == schema
+            if endpoint.action not in ("create", "update"):
+                continue
+            assert route.kind is not None
+            for json in (True, False):
+                schema = _input_schema(route.kind, endpoint, calendar, namespace, json=json)
+                name = _input_name(route, endpoint, json=json)
+                assert found.setdefault(name, schema) == schema
     return found
+
+
+#: A JSON body that is not an object (an array, a number ...) holds no named parameters, as
+#: WordPress reads it: an update that changes nothing. (A create then lacks its required
+#: fields: a 400.)
+_NOT_AN_OBJECT = {
+    "not": {"type": "object"},
+    "description": "Any JSON value but an object is read as no fields: nothing changes",
+}
+
+
+def _request_body(route: Route, endpoint: Endpoint) -> Schema:
+    """A create or update body: a JSON object, or a form (one schema each: a form cannot
+    send ``null`` or nested objects)."""
+    json: Schema = {"$ref": REF + _input_name(route, endpoint)}
+    if endpoint.action == "update":
+        json = {"anyOf": [json, _NOT_AN_OBJECT]}
+    form = {"$ref": REF + _input_name(route, endpoint, json=False)}
+    return {
+        "required": endpoint.action == "create",
+        "content": {
+            "application/json": {"schema": json},
+            "application/x-www-form-urlencoded": {"schema": form},
+        },
+    }
 
 
 def _json(description: str, schema: Schema | None = None) -> Schema:
@@ -280,19 +335,16 @@ def _operation(
         "tags": [_COLLECTIONS[route.kind] if route.kind else "meta"],
     }
     in_body = endpoint.action in ("create", "update")
+    unread = ("password",) if endpoint.action == "delete" else ()
     parameters = [
-        _parameter(route.kind, a, calendar, namespace)
+        _parameter(route.kind, a, calendar, namespace, read=a.name not in unread)
         for a in endpoint.args
         if a.location == "path" or (a.location == "query" and not in_body)
     ]
     if parameters:
         operation["parameters"] = parameters
     if in_body:
-        media = {"schema": {"$ref": REF + _input_name(route, endpoint)}}
-        operation["requestBody"] = {
-            "required": endpoint.action == "create",
-            "content": {"application/json": media, "application/x-www-form-urlencoded": media},
-        }
+        operation["requestBody"] = _request_body(route, endpoint)
     if endpoint.action == "delete" and route.kind not in _NOUN:
         operation["description"] = _TRASH
     if endpoint.action == "feed":

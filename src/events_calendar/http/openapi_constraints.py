@@ -18,7 +18,7 @@ import functools
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..coerce import MAX_INT, NON_BLANK_TEXT, TEXT
+from ..coerce import _FALSE, _TRUE, MAX_INT, NON_BLANK_TEXT, TEXT
 from ..dates import iana_zone_names
 from ..listing import DATE_FILTERS
 from ..listing_common import MAX_SEARCH_LENGTH, last_page
@@ -27,12 +27,12 @@ from ..listing_terms import ORDER_DIRECTIONS, TERM_ORDERS
 from ..records import POST_KINDS, RECORD_CLASSES, TERM_KINDS, Input, Kind, input_fields
 from ..statuses import Status
 from ..terms import NON_BLANK_FIELDS
-from ..validation import EMAIL, IMAGE_EXTENSIONS
+from ..validation import _REST_BOOLEANS, EMAIL, IMAGE_EXTENSIONS
 
 if TYPE_CHECKING:
     from ..calendar import Calendar
 
-__all__ = ["NEVER", "body_constraints", "query_constraints"]
+__all__ = ["NEVER", "body_constraints", "json_body_constraints", "query_constraints"]
 
 Schema = dict[str, Any]
 
@@ -71,6 +71,50 @@ def _id(minimum: int = 1) -> Schema:
     return {"type": "integer", "minimum": minimum, "maximum": MAX_INT}
 
 
+def _links(*, inline: bool = False) -> Schema:
+    """Venue or organizer links: ids (0 stands for none, ``validation._empty_link``), one or
+    a list; in a JSON body also ``{"id": n}`` or the data of a new record, an object."""
+    none: list[Schema] = [{"type": "string", "enum": ["", "0"]}]
+    one: Schema = {"anyOf": [_id(0), *none]}
+    if inline:
+        objects = {"type": "object", "description": '{"id": n}, or a new record\'s fields'}
+        none.append({"type": "boolean", "enum": [False]})
+        # A list of nothing but empty values is none too (``validation._empty_link``).
+        empties = {"type": "array", "items": {"anyOf": list(none), "nullable": True}}
+        one = {"anyOf": [_id(0), objects, *none, empties], "nullable": True}
+    return {"anyOf": [{"type": "array", "items": one}, one]}
+
+
+def _terms() -> Schema:
+    """Categories or tags of a record: ids, names or slugs (a name or slug new to the
+    calendar makes a term), one, a list or a CSV text; 0 for none
+    (``validation._Reader.terms``)."""
+    one = {"anyOf": [_id(), {"type": "string"}]}
+    return {"anyOf": [{"type": "array", "items": one}, _id(0), {"type": "string"}]}
+
+
+def _flags(strings: frozenset[str]) -> Schema:
+    """A flag: true or false, 1 or 0, or one of the texts the reader takes."""
+    words = {"type": "string", "enum": sorted(strings)}
+    return {"anyOf": [{"type": "boolean"}, {"type": "integer", "enum": [0, 1]}, words]}
+
+
+#: ``Input`` kinds whose reader takes a JSON ``null`` as "none" (an empty text, no links):
+#: nullable in a JSON body. A form body cannot send a null (it would be the text "null").
+NULLABLE = frozenset(
+    {
+        Input.TEXT,
+        Input.PASSWORD,
+        Input.URL,
+        Input.IMAGE,
+        Input.CATEGORIES,
+        Input.TAGS,
+        Input.VENUES,
+        Input.ORGANIZERS,
+    }
+)
+
+
 #: A filter refused whatever its value (one of a paid add-on): listed, as the reference lists
 #: it, with a schema no value satisfies.
 NEVER: Schema = {"not": {}}
@@ -91,19 +135,23 @@ def _input_kinds() -> dict[Input, Schema]:
         Input.DATETIME: {"type": "string", "pattern": _WALL_DATE},
         Input.DATETIME_UTC: {"type": "string", "pattern": _WALL_DATE},
         # Any of the IANA names (a pattern, not an enum: its 600 values would each be a case).
+        # Blank is the site's zone (``validation._Reader.zone_value``: UTC).
         Input.ZONE: {
             "type": "string",
-            "pattern": "^(" + "|".join(n.replace("+", r"\+") for n in iana_zone_names()) + ")$",
+            "pattern": r"^(\s*|"
+            + "|".join(n.replace("+", r"\+") for n in iana_zone_names())
+            + ")$",
         },
         Input.STATUS: {"type": "string", "enum": [s.value for s in Status]},
         Input.BOOL: {"type": "boolean"},
         Input.URL: {"type": "string", "pattern": _URL},
         Input.IMAGE: {"type": "string", "pattern": _image_url()},
-        Input.CATEGORIES: _ids(),
-        Input.TAGS: _ids(),
+        Input.CATEGORIES: _terms(),
+        Input.TAGS: _terms(),
         # A venue or organizer id 0 stands for none (``validation._empty_link``).
-        Input.VENUES: _ids(minimum=0),
-        Input.ORGANIZERS: _ids(minimum=0),
+        # A venue or organizer link: one id or a list (``validation._Reader.linked``).
+        Input.VENUES: _links(),
+        Input.ORGANIZERS: _links(),
         Input.PARENT_TERM: _id(0),
         Input.PARENT_EVENT: _id(0),
     }
@@ -120,6 +168,35 @@ def body_constraints(kind: Kind, name: str) -> Schema:
         found["pattern"] = NON_BLANK_TEXT.pattern
     if (kind, name) == ("organizer", "email"):  # ``validation._FIELD_RULES``
         found["pattern"] = f"^({EMAIL.pattern})?$"
+    if kind_of_input == Input.BOOL:
+        # Event flags are read as WordPress's REST layer reads a boolean; venue flags
+        # for truthiness (``validation._Reader.rest_boolean`` and ``boolean``).
+        found = _flags(frozenset(_REST_BOOLEANS) if kind == "event" else _TRUE | _FALSE)
+    return found
+
+
+def json_body_constraints(kind: Kind, name: str, *, creating: bool) -> Schema:
+    """``body_constraints`` for a JSON body: ``nullable`` where the reader takes ``null``
+    (a term's non-blank texts only on create: ``terms._refuse_blank_texts``), links may be
+    objects (``{"id": n}`` or inline data), and an image ``false`` or 0 is none (as "" is):
+    JSON values a form cannot send."""
+    field = input_fields(RECORD_CLASSES[kind]).get(name)
+    kind_of_input = field.input if field else Input.DATETIME_UTC
+    if kind_of_input in (Input.VENUES, Input.ORGANIZERS):
+        found = _links(inline=True)
+    elif kind_of_input in (Input.TEXT, Input.PASSWORD) and kind not in TERM_KINDS:
+        # A number is read as its text (``validation._Reader.text``; a term's texts and an
+        # organizer's email must be text).
+        text = body_constraints(kind, name)
+        found = {"anyOf": [text, {"type": "number"}]} if text["pattern"] == TEXT.pattern else text
+    elif kind_of_input == Input.IMAGE:
+        nothing = [{"type": "integer", "enum": [0]}, {"type": "boolean", "enum": [False]}]
+        found = {"anyOf": [body_constraints(kind, name), *nothing]}
+    else:
+        found = body_constraints(kind, name)
+    never_blank = kind in TERM_KINDS and name in NON_BLANK_FIELDS and not creating
+    if kind_of_input in NULLABLE and not never_blank:
+        found["nullable"] = True
     return found
 
 
