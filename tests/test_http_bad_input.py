@@ -146,3 +146,20 @@ def test_bad_input_logs_no_traceback(site: Site, caplog: pytest.LogCaptureFixtur
         site.get(f"/events/{BIG}")
         site.get("/events", params={"search": "\x00", "page": HUGE_PAGE})
     assert [] == [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("link", ["organizer", "venue"])
+def test_a_link_nested_in_lists_is_invalid(site: Site, link: str) -> None:
+    """``[[null]]`` names no record but is no empty link either: a 400 naming the field."""
+    body = {"title": "Gala", "start_date": "2031-06-15 19:00", "end_date": "2031-06-15 23:00"}
+    body[link] = [[None]]
+    response = site.post("/events", json=body, as_="admin")
+    assert (400, "rest_invalid_param", [link]) == answer(response)
+
+
+@pytest.mark.parametrize("empty", [[], [None], ["", 0]])
+def test_a_list_of_empty_links_clears_them(site: Site, empty: list[object]) -> None:
+    """A list of empty values (one level) is still no organizer, as before."""
+    event = site.event(organizer=[site.organizer()["id"]])
+    response = site.post(f"/events/{event['id']}", json={"organizer": empty}, as_="admin")
+    assert (200, []) == (response.status_code, response.json()["organizer"])

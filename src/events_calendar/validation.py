@@ -478,7 +478,7 @@ class _Reader:
             items = listed
         found: list[int | LinkedData] = []
         for item in items:
-            if _empty_link(item):
+            if _empty_link(item, nested=True):
                 continue
             if isinstance(item, Mapping):
                 if "id" in item:
@@ -541,11 +541,13 @@ def _public_host(host: str) -> bool:
     return address.is_global
 
 
-def _empty_link(value: object) -> bool:
+def _empty_link(value: object, *, nested: bool = False) -> bool:
+    """Whether ``value`` names no linked record: an empty value, or a list of them. A list
+    inside the list is no link at all (``[[null]]``), so it is refused, not read as none."""
     if value is None or value in ("", 0, "0", False):
         return True
-    if isinstance(value, list | tuple):
-        return all(_empty_link(item) for item in value)
+    if isinstance(value, list | tuple) and not nested:
+        return all(_empty_link(item, nested=True) for item in value)
     return False
 
 
