@@ -166,6 +166,21 @@ def test_links_are_one_id_or_a_list_and_json_may_inline_them(doc: dict[str, Any]
     )
 
 
+def test_terms_may_be_false_for_none(doc: dict[str, Any]) -> None:
+    """``tags: false`` is no tags, as PHP's ``empty()`` reads it, and /doc says so."""
+    variants = field(doc, "EventCreate", "tags")["anyOf"]
+    assert {"type": "boolean", "enum": [False]} in variants
+
+
+def test_tags_false_clears_the_tags() -> None:
+    """What the document states is what the server does: ``tags=False`` leaves none."""
+    cal = ec.connect("memory://")
+    event = cal.events.create(
+        title="Gala", start_date="2031-05-01 19:00", end_date="2031-05-01 20:00", tags=["jazz"]
+    )
+    assert () == cal.events.update(event.id, tags=False).tags
+
+
 def test_venue_flags_take_the_texts_the_reader_takes(doc: dict[str, Any]) -> None:
     """A venue's show_map is read for truthiness: 0, 1, yes, no ... as well as booleans."""
     variants = field(doc, "VenueUpdateForm", "show_map")["anyOf"]

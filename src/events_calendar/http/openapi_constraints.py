@@ -87,10 +87,11 @@ def _links(*, inline: bool = False) -> Schema:
 
 def _terms() -> Schema:
     """Categories or tags of a record: ids, names or slugs (a name or slug new to the
-    calendar makes a term), one, a list or a CSV text; 0 for none
-    (``validation._Reader.terms``)."""
+    calendar makes a term), one, a list or a CSV text; 0 or ``false`` for none, as PHP's
+    ``empty()`` reads them (``validation._Reader.terms``)."""
     one = {"anyOf": [_id(), {"type": "string"}]}
-    return {"anyOf": [{"type": "array", "items": one}, _id(0), {"type": "string"}]}
+    none = {"type": "boolean", "enum": [False]}
+    return {"anyOf": [{"type": "array", "items": one}, _id(0), {"type": "string"}, none]}
 
 
 def _flags(strings: frozenset[str]) -> Schema:
