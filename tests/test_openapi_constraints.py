@@ -181,6 +181,24 @@ def test_tags_false_clears_the_tags() -> None:
     assert () == cal.events.update(event.id, tags=False).tags
 
 
+def test_a_cost_may_be_a_list_of_texts_and_numbers(doc: dict[str, Any]) -> None:
+    """A cost is a text, a number or a list of them, empty items skipped, as it is read."""
+    listed = field(doc, "EventCreate", "cost")["anyOf"][2]
+    assert ("array", True) == (listed["type"], listed["items"]["nullable"])
+
+
+def test_a_cost_list_with_empty_items_is_read() -> None:
+    """What the document states is what the server does: ``[None, "10", 20]`` is a cost."""
+    cal = ec.connect("memory://")
+    event = cal.events.create(
+        title="Gala",
+        start_date="2031-05-01 19:00",
+        end_date="2031-05-01 20:00",
+        cost=[None, "10", 20],
+    )
+    assert "10, 20" == event.cost
+
+
 def test_venue_flags_take_the_texts_the_reader_takes(doc: dict[str, Any]) -> None:
     """A venue's show_map is read for truthiness: 0, 1, yes, no ... as well as booleans."""
     variants = field(doc, "VenueUpdateForm", "show_map")["anyOf"]

@@ -128,7 +128,14 @@ def _input_kinds() -> dict[Input, Schema]:
         Input.NAME: _text(NON_BLANK_TEXT),
         Input.TEXT: _text(TEXT),
         Input.PASSWORD: _text(TEXT),
-        Input.COST: _text(TEXT),
+        # A cost is a text, a number that is not negative, or a list of those
+        # (``cost.parse_cost``: empty items are skipped, the rest joined).
+        Input.COST: {
+            "anyOf": [
+                *(costs := [_text(TEXT), {"type": "number", "minimum": 0}]),
+                {"type": "array", "items": {"anyOf": costs, "nullable": True}},
+            ]
+        },
         # A slug is made of letters and digits (``slugs.slugify``): promised for one with an
         # ASCII letter or digit.
         Input.SLUG: {"type": "string", "pattern": r"^[^\x00]*[A-Za-z0-9][^\x00]*$"},
