@@ -187,6 +187,35 @@ def test_a_cost_may_be_a_list_of_texts_and_numbers(doc: dict[str, Any]) -> None:
     assert ("array", True) == (listed["type"], listed["items"]["nullable"])
 
 
+def test_every_field_the_server_reads_null_for_is_nullable_in_json() -> None:
+    """A JSON ``null`` that an update takes as "none" is nullable in /doc, for every field."""
+    from events_calendar.http.openapi_constraints import NULLABLE
+    from events_calendar.records import RECORD_CLASSES, input_fields
+
+    cal = ec.connect("memory://")
+    made = {
+        "event": cal.events.create(
+            title="G", start_date="2031-05-01 19:00", end_date="2031-05-01 20:00"
+        ),
+        "venue": cal.venues.create(venue="V"),
+        "organizer": cal.organizers.create(organizer="O"),
+        "category": cal.categories.create(name="C"),
+        "tag": cal.tags.create(name="T"),
+    }
+    collections = {"event": cal.events, "venue": cal.venues, "organizer": cal.organizers}
+    collections |= {"category": cal.categories, "tag": cal.tags}
+    undocumented = []
+    for kind, cls in RECORD_CLASSES.items():
+        for name, declared in input_fields(cls).items():
+            try:
+                collections[kind].update(made[kind].id, **{name: None})
+            except ec.errors.CalendarError:
+                continue
+            if declared.input not in NULLABLE:
+                undocumented.append(f"{kind}.{name}")
+    assert [] == undocumented
+
+
 def test_a_cost_list_with_empty_items_is_read() -> None:
     """What the document states is what the server does: ``[None, "10", 20]`` is a cost."""
     cal = ec.connect("memory://")

@@ -105,6 +105,7 @@ def _flags(strings: frozenset[str]) -> Schema:
 NULLABLE = frozenset(
     {
         Input.TEXT,
+        Input.COST,
         Input.PASSWORD,
         Input.URL,
         Input.IMAGE,
