@@ -216,6 +216,15 @@ def test_every_field_the_server_reads_null_for_is_nullable_in_json() -> None:
     assert [] == undocumented
 
 
+def test_json_dates_may_be_timestamps(doc: dict[str, Any]) -> None:
+    """A JSON number is a Unix timestamp where a date is read; a form sends digits as text."""
+    stamp = {"type": "number", "minimum": 0, "maximum": 9_999_999_999}
+    assert (True, "anyOf" in field(doc, "EventCreateForm", "end_date")) == (
+        stamp in field(doc, "EventCreate", "end_date")["anyOf"],
+        False,
+    )
+
+
 def test_a_cost_list_with_empty_items_is_read() -> None:
     """What the document states is what the server does: ``[None, "10", 20]`` is a cost."""
     cal = ec.connect("memory://")

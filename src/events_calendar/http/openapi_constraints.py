@@ -198,6 +198,10 @@ def json_body_constraints(kind: Kind, name: str, *, creating: bool) -> Schema:
         # organizer's email must be text).
         text = body_constraints(kind, name)
         found = {"anyOf": [text, {"type": "number"}]} if text["pattern"] == TEXT.pattern else text
+    elif kind_of_input in (Input.DATETIME, Input.DATETIME_UTC):
+        # A JSON number is a Unix timestamp, as the digits of a text are (``_WALL_DATE``).
+        stamp = {"type": "number", "minimum": 0, "maximum": 9_999_999_999}
+        found = {"anyOf": [body_constraints(kind, name), stamp]}
     elif kind_of_input == Input.IMAGE:
         nothing = [{"type": "integer", "enum": [0]}, {"type": "boolean", "enum": [False]}]
         found = {"anyOf": [body_constraints(kind, name), *nothing]}
