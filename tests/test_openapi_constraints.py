@@ -218,11 +218,19 @@ def test_every_field_the_server_reads_null_for_is_nullable_in_json() -> None:
 
 def test_json_dates_may_be_timestamps(doc: dict[str, Any]) -> None:
     """A JSON number is a Unix timestamp where a date is read; a form sends digits as text."""
-    stamp = {"type": "number", "minimum": 0, "maximum": 9_999_999_999}
+    stamp = {"type": "number", "minimum": -30_610_137_600, "maximum": 253_402_128_000}
     assert (True, "anyOf" in field(doc, "EventCreateForm", "end_date")) == (
         stamp in field(doc, "EventCreate", "end_date")["anyOf"],
         False,
     )
+
+
+@pytest.mark.parametrize("stamp", [-30_610_137_600, 253_402_128_000])
+def test_the_documented_timestamp_bounds_are_read(stamp: int) -> None:
+    """The first and last timestamps /doc allows are dates the server takes."""
+    cal = ec.connect("memory://")
+    event = cal.events.create(title="G", start_date=stamp, end_date=stamp, timezone="Etc/GMT-14")
+    assert stamp == event.utc_start_date.timestamp()
 
 
 def test_a_cost_list_with_empty_items_is_read() -> None:
