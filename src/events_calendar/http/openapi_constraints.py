@@ -43,8 +43,8 @@ _WALL_DATE = (
     r"^([1-9][0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])"
     r"( ([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9])?|(0|[1-9][0-9]{0,9})(\.[0-9]+)?)$"
 )
-#: Unix timestamps of 1000-01-02 and 9999-12-30 UTC: a day inside the years the reader takes.
-_FIRST_STAMP, _LAST_STAMP = -30_610_137_600, 253_402_128_000
+#: Unix timestamps of 1000-01-01 and 10000-01-01 UTC: the years 1000-9999 the reader takes.
+_FIRST_STAMP, _PAST_LAST_STAMP = -30_610_224_000, 253_402_300_800
 #: An absolute http(s) URL on a host name, or "" to clear it.
 _URL = r"^(https?://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(/[^\s\x00]*)?)?$"
 
@@ -202,8 +202,13 @@ def json_body_constraints(kind: Kind, name: str, *, creating: bool) -> Schema:
         found = {"anyOf": [text, {"type": "number"}]} if text["pattern"] == TEXT.pattern else text
     elif kind_of_input in (Input.DATETIME, Input.DATETIME_UTC):
         # A JSON number is a Unix timestamp (``dates``): any in the years 1000-9999 the
-        # reader takes, a day inside them so that no time zone moves it out.
-        stamp = {"type": "number", "minimum": _FIRST_STAMP, "maximum": _LAST_STAMP}
+        # reader takes (in UTC; an event's own zone may move the edges by hours).
+        stamp = {
+            "type": "number",
+            "minimum": _FIRST_STAMP,
+            "maximum": _PAST_LAST_STAMP,
+            "exclusiveMaximum": True,
+        }
         found = {"anyOf": [body_constraints(kind, name), stamp]}
     elif kind_of_input == Input.IMAGE:
         nothing = [{"type": "integer", "enum": [0]}, {"type": "boolean", "enum": [False]}]
