@@ -260,7 +260,7 @@ def _combine(body: dict[str, Any]) -> None:
     ``date_utc`` sent with ``date`` is the same instant (sent as the same text)."""
     start, end = body.get("start_date"), body.get("end_date")
     if start is not None or end is not None:
-        if start is None or end is None or _instant(end) < _instant(start) + _DAY:
+        if start is None or end is None or _instant(end) - _instant(start) < _DAY:
             body["start_date"] = body["end_date"] = start if start is not None else end
     if body.get("date") is not None and body.get("date_utc") is not None:
         body["date_utc"] = body["date"]
