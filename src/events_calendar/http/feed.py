@@ -14,7 +14,6 @@ body, so it moves forward whenever the feed changes, removals included. ``If-Non
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from datetime import datetime
@@ -25,7 +24,7 @@ from starlette.responses import Response
 from ..queries import EventQuery
 from ..records import Event
 from .call import Call
-from .conditional import not_modified
+from .conditional import not_modified, strong_etag
 
 __all__ = ["FEED_CAP", "MEDIA_TYPE", "feed_events"]
 
@@ -47,7 +46,7 @@ def feed_events(call: Call) -> Response:
         return call.respond(501, _NOT_INSTALLED)
     events = _every_match(call)
     body = write_events(call.cal, events)
-    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    etag = strong_etag(body)
     since = _versions(call).since(_caller_url(call), etag, call.cal.now())
     headers = {
         "ETag": etag,
