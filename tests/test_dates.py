@@ -96,6 +96,26 @@ def test_resolve_zone_ignores_case() -> None:
     assert "Europe/Paris" == zone_name(resolve_zone(" europe/PARIS "))
 
 
+def test_resolve_zone_reads_the_zone_list_from_disk_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Walking the zone directories costs ~20 ms; a load of 20,000 rows once paid it per date."""
+    import events_calendar.dates as dates_module
+
+    walks: list[int] = []
+
+    def counting() -> set[str]:
+        walks.append(1)
+        return available_timezones()
+
+    dates_module._zone_keys.cache_clear()
+    monkeypatch.setattr(dates_module, "available_timezones", counting)
+    try:
+        for name in ("Europe/Paris", "america/new_york", "Asia/Tokyo", "Europe/Paris"):
+            resolve_zone(name)
+    finally:
+        dates_module._zone_keys.cache_clear()
+    assert walks == [1]
+
+
 def test_resolve_zone_utc_is_the_utc_constant() -> None:
     """'UTC' resolves to datetime.UTC itself."""
     assert resolve_zone("UTC") is UTC

@@ -118,8 +118,13 @@ def iana_zone_names() -> list[str]:
     return sorted(_zone_keys().values())
 
 
+@cache
 def _zone_keys() -> dict[str, str]:
-    """Lower-cased IANA name -> canonical name (PHP accepts any case)."""
+    """Lower-cased IANA name -> canonical name (PHP accepts any case).
+
+    Cached: ``available_timezones`` walks the zone directories on disk each call (tens of
+    milliseconds on a system tzdata), and every date a row carries resolves a zone.
+    """
     return {key.lower(): key for key in available_timezones() - _HOST_ONLY_ZONES}
 
 
