@@ -163,3 +163,12 @@ def test_a_list_of_empty_links_clears_them(site: Site, empty: list[object]) -> N
     event = site.event(organizer=[site.organizer()["id"]])
     response = site.post(f"/events/{event['id']}", json={"organizer": empty}, as_="admin")
     assert (200, []) == (response.status_code, response.json()["organizer"])
+
+
+@pytest.mark.parametrize("field", ["website", "image"])
+@pytest.mark.parametrize("kind", ["venues", "organizers"])
+def test_an_unclosed_bracket_in_an_address_is_invalid(site: Site, kind: str, field: str) -> None:
+    """``http://[x`` made ``urlsplit`` raise a bare ValueError: a 500 with a traceback."""
+    name = kind.removesuffix("s")
+    response = site.post(f"/{kind}", json={name: "Hall", field: "http://[x/a.jpg"})
+    assert (400, "rest_invalid_param", [field]) == answer(response)

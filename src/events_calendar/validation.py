@@ -15,7 +15,6 @@ import re
 from collections.abc import Callable, Hashable, Mapping
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any, Protocol, cast
-from urllib.parse import urlsplit
 
 from .coerce import as_bool, as_int, as_list, clean_text, plain, plain_fields
 from .cost import parse_cost
@@ -25,6 +24,7 @@ from .markup import sanitize
 from .records import Input, Kind, Organizer, Record, Venue, input_fields
 from .slugs import slugify
 from .statuses import Status
+from .web_addresses import host_of, path_of, read_web_url
 
 __all__ = [
     "EMAIL",
@@ -37,6 +37,8 @@ __all__ = [
     "read_slug",
 ]
 
+#: What a slug must hold (``_Reader.slug``), besides its slugifying to something.
+_SLUG_CHARACTER = re.compile(r"[A-Za-z0-9]")
 #: An inline venue/organizer given on an event: the cleaned fields of a record to create.
 LinkedData = dict[str, Any]
 
@@ -362,7 +364,9 @@ class _Reader:
         if not isinstance(value, str) or not value.strip():
             raise _Invalid("send a non-empty slug such as 'summer-gala'")
         slug = slugify(value)
-        if not slug:
+        # An ASCII letter or digit, as /doc states: "é" alone would be transliterated to
+        # "e", but no pattern can say which letters are, so none is taken without one.
+        if not slug or not _SLUG_CHARACTER.search(value):
             raise _Invalid("send a slug with at least one letter or digit")
         return slug
 
@@ -419,22 +423,22 @@ class _Reader:
             return ""
         if not isinstance(value, str):
             raise _Invalid("send an absolute http(s) URL, or '' to clear it")
-        parts = urlsplit(value.strip())
-        if parts.scheme not in ("http", "https") or not parts.netloc or " " in value.strip():
+        url = read_web_url(value)
+        if url is None:
             raise _Invalid("send an absolute http(s) URL such as 'https://example.org', or ''")
-        return value.strip()
+        return url
 
     def image(self, value: object) -> str:
         if value is None or value == "" or value == 0:
             return ""
         if isinstance(value, str) and not value.strip().isdigit():
             url = self.url(value)
-            if not _public_host(urlsplit(url).hostname or ""):
+            if not _public_host(host_of(url)):
                 raise _Invalid(
                     "send the URL of an image the public can load; this one points at this "
                     "machine or a private network"
                 )
-            if urlsplit(url).path.lower().endswith(IMAGE_EXTENSIONS):
+            if path_of(url).lower().endswith(IMAGE_EXTENSIONS):
                 return url
         raise _Invalid(
             "send the URL of an image file (.jpg, .png, .gif, .webp ...); "

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from itertools import islice
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
 import icalendar
@@ -40,6 +40,7 @@ from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
 from ..dates import SystemClock, default_window, resolve_zone, zone_name
 from ..errors import InvalidParameter
+from ..web_addresses import read_web_url
 from .rows import SourceRow, UnreadableFile
 
 __all__ = ["MAX_OCCURRENCES", "TIMEZONE_PROPERTY", "count_vevents", "read_rows"]
@@ -216,7 +217,7 @@ class _Reader:
         if categories:
             fields["categories"] = categories
         website = _text(event.get("URL"))
-        if urlsplit(website).scheme in ("http", "https"):
+        if read_web_url(website):
             fields["website"] = website
         if _text(event.get("STATUS")).upper() == "CANCELLED":
             fields["status"] = "draft"
