@@ -160,10 +160,22 @@ def test_links_are_one_id_or_a_list_and_json_may_inline_them(doc: dict[str, Any]
     """An event's organizer is one id or a list; a JSON body may also send objects."""
     form = field(doc, "EventCreateForm", "organizer")["anyOf"][1]["anyOf"]
     json = field(doc, "EventCreate", "organizer")["anyOf"][1]["anyOf"]
-    assert (["integer", "string"], ["integer", "object", "string", "boolean", "array"]) == (
+    assert (
+        ["integer", "string"],
+        ["integer", "object", "object", "string", "boolean"],
+    ) == (
         [variant["type"] for variant in form],
         [variant["type"] for variant in json],
     )
+    by_id, data = json[1], json[2]
+    assert (["id"], ["organizer"], {"required": ["id"]}) == (
+        by_id["required"],
+        data["required"],
+        data["not"],
+    )
+    # A new organizer's fields are stated as a create states them: an email is an address.
+    email = field(doc, "OrganizerCreate", "email")
+    assert data["properties"]["email"]["pattern"] == email["pattern"]
 
 
 def test_terms_may_be_false_for_none(doc: dict[str, Any]) -> None:
@@ -285,4 +297,19 @@ def test_json_texts_may_be_numbers(doc: dict[str, Any]) -> None:
     assert ({"type": "number"}, "string") == (
         json[1],
         field(doc, "VenueCreateForm", "city")["type"],
+    )
+
+
+def test_a_term_named_in_a_body_is_text_and_not_the_digits_of_an_id(
+    doc: dict[str, Any],
+) -> None:
+    """A name with NUL is refused (``clean_text``) and "-5" names the id -5, which no term
+    has: /doc says so for every category and tag given by name."""
+    names = field(doc, "EventCreate", "categories")["anyOf"][0]["items"]["anyOf"][1]
+    assert names["pattern"] == TEXT.pattern
+    digits = re.compile(names["not"]["pattern"])
+    assert (True, True, False) == (
+        bool(digits.search("-5")),
+        bool(digits.search(" 12 ")),
+        bool(digits.search("jazz 5")),
     )

@@ -12,6 +12,7 @@ import pytest
 import events_calendar as ec
 from events_calendar.backends.memory import MemoryBackend
 from events_calendar.errors import InvalidParameter, MissingParameter, NotSupported
+from events_calendar.slugs import slugify
 from events_calendar.testing.base import ContractBase
 from events_calendar.testing.contract_event_base import RANGE, EventContractBase, given
 from events_calendar.testing.contract_record_base import LINKED_KINDS, TERM_KINDS, linked, terms
@@ -181,3 +182,16 @@ class TestEventValidation(EventContractBase):
             caught.value.code,
             getattr(caught.value, "codes", None),
         )
+
+
+@pytest.mark.parametrize("slug", ["é", "ß", "日本", "-_-"])
+def test_a_slug_without_an_ascii_letter_or_digit_is_refused(slug: str) -> None:
+    """``/doc`` promises slugs holding an ASCII letter or digit, and only those are taken:
+    "é" used to be taken as "e", which no pattern can state."""
+    calendar = ec.connect("memory://")
+    with pytest.raises(InvalidParameter) as caught:
+        calendar.venues.create(venue="Hall", slug=slug)
+    assert list(caught.value.fields) == ["slug"]
+    assert calendar.venues.list().total == 0
+    with_digit = calendar.venues.create(venue="Hall", slug=f"{slug}1")
+    assert with_digit.slug == slugify(f"{slug}1")

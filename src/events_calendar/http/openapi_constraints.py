@@ -24,10 +24,20 @@ from ..listing import DATE_FILTERS
 from ..listing_common import MAX_SEARCH_LENGTH, last_page
 from ..listing_linked import LINKED_SEARCH_WORD
 from ..listing_terms import ORDER_DIRECTIONS, TERM_ORDERS
-from ..records import POST_KINDS, RECORD_CLASSES, TERM_KINDS, Input, Kind, input_fields
+from ..records import (
+    POST_KINDS,
+    RECORD_CLASSES,
+    TERM_KINDS,
+    Input,
+    Kind,
+    Organizer,
+    Venue,
+    input_fields,
+)
 from ..statuses import Status
 from ..terms import NON_BLANK_FIELDS
-from ..validation import _REST_BOOLEANS, EMAIL, IMAGE_EXTENSIONS
+from ..validation import _REST_BOOLEANS, _SLUG_CHARACTER, EMAIL, IMAGE_EXTENSIONS
+from ..web_addresses import NEVER_IN_URL, URL_DOC_PATTERN
 
 if TYPE_CHECKING:
     from ..calendar import Calendar
@@ -45,8 +55,6 @@ _WALL_DATE = (
 )
 #: Unix timestamps of 1000-01-01 and 10000-01-01 UTC: the years 1000-9999 the reader takes.
 _FIRST_STAMP, _PAST_LAST_STAMP = -30_610_224_000, 253_402_300_800
-#: An absolute http(s) URL on a host name, or "" to clear it.
-_URL = r"^(https?://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(/[^\s\x00]*)?)?$"
 
 
 def _image_url() -> str:
@@ -54,7 +62,9 @@ def _image_url() -> str:
     ending with one of ``validation.IMAGE_EXTENSIONS``; or "" for none."""
     extensions = "|".join(re.escape(e.lstrip(".")) for e in IMAGE_EXTENSIONS)
     host = r"(?!localhost\.?$)(?![^/]*\.localhost(/|$))[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]+"
-    return rf"^(https?://{host}/([^\s?#\x00]*/)?[^\s?#\x00/]*\.({extensions}))?$"
+    # The characters ``web_addresses`` takes in a path, and in its last segment.
+    path, name = f"[^{NEVER_IN_URL}?#]", f"[^{NEVER_IN_URL}?#/]"
+    return rf"^(https?://{host}/({path}*/)?{name}*\.({extensions}))?$"
 
 
 def _text(pattern: re.Pattern[str], **more: Any) -> Schema:
@@ -73,27 +83,43 @@ def _id(minimum: int = 1) -> Schema:
     return {"type": "integer", "minimum": minimum, "maximum": MAX_INT}
 
 
-def _links(*, inline: bool = False) -> Schema:
+def _links(linked: type[Venue | Organizer] | None = None) -> Schema:
     """Venue or organizer links: ids (0 stands for none, ``validation._empty_link``), one or
-    a list; in a JSON body also ``{"id": n}`` or the data of a new record, an object."""
+    a list; in a JSON body (``linked``: the kind of record linked) also objects, ``false``
+    and ``null`` for none. A list inside the list is no link at all (``[[null]]``: refused)."""
     none: list[Schema] = [{"type": "string", "enum": ["", "0"]}]
     one: Schema = {"anyOf": [_id(0), *none]}
-    if inline:
-        objects = {"type": "object", "description": '{"id": n}, or a new record\'s fields'}
+    if linked is not None:
         none.append({"type": "boolean", "enum": [False]})
-        # A list of nothing but empty values is none too (``validation._empty_link``).
-        empties = {"type": "array", "items": {"anyOf": list(none), "nullable": True}}
-        one = {"anyOf": [_id(0), objects, *none, empties], "nullable": True}
+        one = {"anyOf": [_id(0), *_inline(linked), *none], "nullable": True}
     return {"anyOf": [{"type": "array", "items": one}, one]}
+
+
+def _inline(linked: type[Venue | Organizer]) -> list[Schema]:
+    """The objects a JSON link may be (``validation._Reader.linked``): ``{"id": n}`` naming a
+    record (its other keys ignored), or the fields of a new one, its name required and keys
+    it does not declare ignored."""
+    fields = [*input_fields(linked), "date_utc"]
+    data: Schema = {
+        "type": "object",
+        "required": [n for n, f in input_fields(linked).items() if f.required],
+        "properties": {n: json_body_constraints(linked.kind, n, creating=True) for n in fields},
+        "not": {"required": ["id"]},
+        "description": f"a new {linked.kind}'s fields (an existing one of that name is reused)",
+    }
+    by_id: Schema = {"type": "object", "required": ["id"], "properties": {"id": _id()}}
+    return [by_id, data]
 
 
 def _terms() -> Schema:
     """Categories or tags of a record: ids, names or slugs (a name or slug new to the
     calendar makes a term), one, a list or a CSV text; 0 or ``false`` for none, as PHP's
-    ``empty()`` reads them (``validation._Reader.terms``)."""
-    one = {"anyOf": [_id(), {"type": "string"}]}
+    ``empty()`` reads them (``validation._Reader.terms``). A name is text, and not the digits
+    of an id (those name the term with that id, which must exist)."""
+    name = _text(TEXT, **{"not": {"pattern": r"^\s*[+-]?[0-9]+\s*$"}})
+    one = {"anyOf": [_id(), name]}
     none = {"type": "boolean", "enum": [False]}
-    return {"anyOf": [{"type": "array", "items": one}, _id(0), {"type": "string"}, none]}
+    return {"anyOf": [{"type": "array", "items": one}, _id(0), _text(TEXT), none]}
 
 
 def _flags(strings: frozenset[str]) -> Schema:
@@ -139,9 +165,9 @@ def _input_kinds() -> dict[Input, Schema]:
                 {"type": "array", "items": {"anyOf": costs, "nullable": True}},
             ]
         },
-        # A slug is made of letters and digits (``slugs.slugify``): promised for one with an
-        # ASCII letter or digit.
-        Input.SLUG: {"type": "string", "pattern": r"^[^\x00]*[A-Za-z0-9][^\x00]*$"},
+        # A slug is made of letters and digits (``slugs.slugify``): one holding an ASCII
+        # letter or digit (``validation._SLUG_CHARACTER``).
+        Input.SLUG: {"type": "string", "pattern": rf"^[^\x00]*{_SLUG_CHARACTER.pattern}[^\x00]*$"},
         Input.AUTHOR: _id(),
         Input.DATETIME: {"type": "string", "pattern": _WALL_DATE},
         Input.DATETIME_UTC: {"type": "string", "pattern": _WALL_DATE},
@@ -155,7 +181,7 @@ def _input_kinds() -> dict[Input, Schema]:
         },
         Input.STATUS: {"type": "string", "enum": [s.value for s in Status]},
         Input.BOOL: {"type": "boolean"},
-        Input.URL: {"type": "string", "pattern": _URL},
+        Input.URL: {"type": "string", "pattern": URL_DOC_PATTERN},
         Input.IMAGE: {"type": "string", "pattern": _image_url()},
         Input.CATEGORIES: _terms(),
         Input.TAGS: _terms(),
@@ -194,7 +220,7 @@ def json_body_constraints(kind: Kind, name: str, *, creating: bool) -> Schema:
     field = input_fields(RECORD_CLASSES[kind]).get(name)
     kind_of_input = field.input if field else Input.DATETIME_UTC
     if kind_of_input in (Input.VENUES, Input.ORGANIZERS):
-        found = _links(inline=True)
+        found = _links(Venue if kind_of_input == Input.VENUES else Organizer)
     elif kind_of_input in (Input.TEXT, Input.PASSWORD) and kind not in TERM_KINDS:
         # A number is read as its text (``validation._Reader.text``; a term's texts and an
         # organizer's email must be text).
