@@ -11,8 +11,7 @@ other check runs by default (none is named on the command line, so that
 ``tests/data/schemathesis.toml`` can turn ``ignored_auth`` off for DELETE: its replay without
 credentials names a record the delete removed, a 400 that says nothing about authentication).
 
-Anonymously: the administrator's run (by hand, ``bench/schemathesis.md``) does not pass yet;
-it joins here when it does.
+It runs twice: anonymously, and as an administrator (whose writes change the calendar).
 
 ``tests/data/schemathesis_hooks.py`` (loaded with ``SCHEMATHESIS_HOOKS``) makes the ids of
 schema-valid requests name records that exist: an id or slug that names no record, in the path
@@ -54,11 +53,13 @@ EXAMPLES = {"ci": "5", "dev": "5", "long": "30"}[os.environ.get("HYPOTHESIS_PROF
 
 
 @contextlib.contextmanager
-def served(database: Path) -> Iterator[str]:
-    """The sample calendar served on a free loopback port; yields the namespace root."""
+def served(database: Path) -> Iterator[tuple[str, str]]:
+    """The sample calendar served on a free loopback port; yields the namespace root and the
+    application password of its administrator, ``admin``."""
     calendar = ec.connect(f"sqlite:///{database}")
     seed_sample(calendar)
     calendar.users.create("admin", role="administrator")
+    password = calendar.users.issue_password("admin")
     # Generated credentials would soon be throttled (429 for everything): raised limits, as
     # ``bench/schemathesis.md`` serves it.
     unthrottled = SignInLimits(per_address=1_000_000, per_login=1_000_000)
@@ -77,7 +78,7 @@ def served(database: Path) -> Iterator[str]:
             assert thread.is_alive(), "the app stopped before serving"
             assert time.monotonic() < deadline, "the app did not start within 10 seconds"
             time.sleep(0.01)
-        yield f"http://127.0.0.1:{port}/wp-json/tribe/events/v1"
+        yield f"http://127.0.0.1:{port}/wp-json/tribe/events/v1", password
     finally:
         server.should_exit = True
         thread.join(timeout=10)
@@ -123,7 +124,25 @@ def st_run(root: str, directory: Path, *caller: str) -> subprocess.CompletedProc
 
 def test_schemathesis_finds_nothing_anonymous(tmp_path: Path) -> None:
     """Every schemathesis check but use_after_free passes against /doc, anonymously."""
-    with served(tmp_path / "calendar.db") as root:
+    with served(tmp_path / "calendar.db") as (root, _):
         # Anonymous: no generated Authorization headers either.
         run = st_run(root, tmp_path, "--generation-with-security-parameters", "false")
+    assert 0 == run.returncode, run.stdout[-20000:] + run.stderr[-2000:]
+
+
+def test_schemathesis_finds_nothing_as_administrator(tmp_path: Path) -> None:
+    """The same as an administrator, who may call every operation: creates, updates and
+    deletes write to the served calendar, and the hook follows what they change."""
+    with served(tmp_path / "calendar.db") as (root, password):
+        # Signed in by ``--auth`` alone: a generated (or deliberately malformed)
+        # Authorization header would be replaced by it, so a case "negative" only there
+        # would be sent valid, and its success reported as a schema violation accepted.
+        run = st_run(
+            root,
+            tmp_path,
+            "--auth",
+            f"admin:{password}",
+            "--generation-with-security-parameters",
+            "false",
+        )
     assert 0 == run.returncode, run.stdout[-20000:] + run.stderr[-2000:]

@@ -33,7 +33,9 @@ import zlib
 from typing import Any
 
 import schemathesis
-from schemathesis import Case, GenerationMode, HookContext, Response
+from schemathesis import Case, HookContext, Response
+
+from events_calendar.coerce import NON_BLANK_TEXT
 
 #: The kind of record each collection holds.
 KINDS = {
@@ -79,6 +81,8 @@ BODY_IDS: dict[str, dict[str, str]] = {
     "tag": {},
 }
 
+#: Event fields a JSON body may fill with a new record's fields instead of an id.
+INLINE = ("venue", "organizer")
 _DAY = datetime.timedelta(days=1)
 SENT_NAMES: list[str] = []
 #: category id -> its parent's id (0: none).
@@ -147,7 +151,10 @@ def _read_calendar(root: str) -> None:
 
 
 def _remember(kind: str, record: dict[str, Any]) -> None:
-    EXISTING[kind][record["id"]] = record.get("slug", "")
+    if not record.get("slug"):  # not one a path can name
+        EXISTING[kind].pop(record["id"], None)
+        return
+    EXISTING[kind][record["id"]] = record["slug"]
     if kind == "category":
         PARENTS[record["id"]] = int(record.get("parent") or 0)
 
@@ -172,8 +179,8 @@ def before_load_schema(context: HookContext, raw_schema: dict[str, Any]) -> None
 
 def _replenish(kind: str, authorization: str) -> None:
     """A signed-in run may delete every record of a kind; then a new one is made, so that
-    ids can still name one (a caller who may not create changes nothing)."""
-    if EXISTING[kind] or kind == "user":
+    ids and slugs can still name one (a caller who may not create changes nothing)."""
+    if any(EXISTING[kind].values()) or kind == "user":
         return
     collection = next(c for c, k in KINDS.items() if k == kind)
     body = dict(NEW_RECORD[kind])
@@ -222,15 +229,27 @@ def _index(value: Any) -> int:
     return zlib.crc32(str(value).encode("utf-8", "surrogatepass"))
 
 
+def _id_shaped(value: Any) -> bool:
+    """Whether ``value`` has the shape of an id: a natural number (0: none, for links), or its
+    digits as text. Anything else is a negative case's mutation, sent as generated so that it
+    is still refused for what it is (a number too large for an id is replaced too: the case
+    is then revalidated as the schema-valid request it became)."""
+    if isinstance(value, str):
+        return value.isascii() and value.isdigit()
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _existing_id(kind: str, value: Any) -> Any:
     ids = sorted(EXISTING[kind])
-    return ids[_index(value) % len(ids)] if ids else value
+    return ids[_index(value) % len(ids)] if ids and _id_shaped(value) else value
 
 
 def _existing_ids(kind: str, value: Any) -> Any:
-    """One existing id per generated item (a list, a CSV text, or one value)."""
+    """One existing id per generated id (in a list, a CSV text, ``{"id": n}``, or one value)."""
     if isinstance(value, list):
-        return [_existing_id(kind, item) for item in value]
+        return [_existing_ids(kind, item) for item in value]
+    if isinstance(value, dict) and "id" in value:
+        return {**value, "id": _existing_id(kind, value["id"])}
     if isinstance(value, str) and "," in value:
         return ",".join(str(_existing_id(kind, item)) for item in value.split(","))
     return _existing_id(kind, value)
@@ -238,7 +257,22 @@ def _existing_ids(kind: str, value: Any) -> Any:
 
 def _existing_slug(kind: str, value: Any) -> Any:
     slugs = sorted(s for s in EXISTING[kind].values() if s)
-    return slugs[_index(value) % len(slugs)] if slugs else value
+    shaped = isinstance(value, str) and NON_BLANK_TEXT.match(value)  # /doc's path slug
+    return slugs[_index(value) % len(slugs)] if slugs and shaped else value
+
+
+def _agreeing_inline(value: Any) -> Any:
+    """A JSON link with the new records it holds (objects without ``id``) made to agree as
+    a record's fields are, and their authors existing users; copies, never the given ones."""
+    if isinstance(value, list):
+        return [_agreeing_inline(item) for item in value]
+    if not isinstance(value, dict) or "id" in value:
+        return value
+    fields = dict(value)
+    if "author" in fields:
+        fields["author"] = _existing_id("user", fields["author"])
+    _combine(fields)
+    return fields
 
 
 def _collection(case: Case) -> str | None:
@@ -247,11 +281,16 @@ def _collection(case: Case) -> str | None:
     return first if first in KINDS else None
 
 
-def _instant(value: Any) -> datetime.datetime:
-    """A documented date form (a wall time, a day, a Unix timestamp), read naively."""
-    if isinstance(value, int | float) or str(value).replace(".", "", 1).isdigit():
-        return datetime.datetime.fromtimestamp(float(value), datetime.UTC).replace(tzinfo=None)
-    return datetime.datetime.fromisoformat(str(value))
+def _instant(value: Any) -> datetime.datetime | None:
+    """A documented date form (a wall time, a day, a Unix timestamp), read naively; ``None``
+    for anything else (a negative case's mutation, left as generated)."""
+    try:
+        if isinstance(value, int | float) or str(value).replace(".", "", 1).isdigit():
+            stamp = datetime.datetime.fromtimestamp(float(value), datetime.UTC)
+            return stamp.replace(tzinfo=None)
+        return datetime.datetime.fromisoformat(str(value))
+    except (ValueError, OverflowError, OSError):
+        return None
 
 
 def _combine(body: dict[str, Any]) -> None:
@@ -259,24 +298,39 @@ def _combine(body: dict[str, Any]) -> None:
     (one sent alone takes the other's value, the stored one being unknown here), and
     ``date_utc`` sent with ``date`` is the same instant (sent as the same text)."""
     start, end = body.get("start_date"), body.get("end_date")
-    if start is not None or end is not None:
-        if start is None or end is None or _instant(end) - _instant(start) < _DAY:
-            body["start_date"] = body["end_date"] = start if start is not None else end
+    first, last = _instant(start), _instant(end)
+    if (start is None) != (end is None) or (first and last and last - first < _DAY):
+        body["start_date"] = body["end_date"] = start if start is not None else end
     if body.get("date") is not None and body.get("date_utc") is not None:
         body["date_utc"] = body["date"]
 
 
 @schemathesis.hook
 def before_call(context: HookContext, case: Case, kwargs: dict[str, Any]) -> None:
-    """Just before a schema-valid request is sent (so against the records that exist then:
-    cases are generated ahead, and the run's deletes remove records), its ids are made to
-    name existing records and its fields to agree."""
+    """Just before a request is sent (so against the records that exist then: cases are
+    generated ahead, and the run's deletes remove records), its ids are made to name existing
+    records and its fields to agree.
+
+    Every case, negative ones too, value by value: a negative case mutates one value and
+    sends the others valid, and its mutation may fail to break the schema (an empty string
+    matching an optional pattern), which makes the whole request schema-valid. Only values
+    shaped as ``/doc`` takes them are replaced (``_id_shaped``, ``NON_BLANK_TEXT``), so a
+    mutated one is sent as generated; schemathesis revalidates what a hook changed before it
+    chooses its checks.
+    """
     collection = _collection(case)
-    meta = case.meta
-    if collection is None or meta is None or meta.generation.mode != GenerationMode.POSITIVE:
+    if collection is None:
         return
     kind = KINDS[collection]
+    # Changed on copies: schemathesis may hand one container to cases of several operations
+    # (an event's slug once reached a venue's path through a shared dict).
+    if case.path_parameters:
+        case.path_parameters = dict(case.path_parameters)
     path = case.path_parameters or {}
+    if isinstance(case.query, dict):
+        case.query = dict(case.query)
+    if isinstance(case.body, dict):
+        case.body = dict(case.body)
     authorization = (case.headers or {}).get("Authorization", "")
     if "id" in path or "slug" in path:
         _path_ids(collection, kind, path, authorization)
@@ -290,18 +344,22 @@ def before_call(context: HookContext, case: Case, kwargs: dict[str, Any]) -> Non
                 given[name] = _existing_ids(named_kind, given[name])
     if isinstance(case.body, dict):
         _combine(case.body)
+        for name in INLINE:
+            if name in case.body:
+                case.body[name] = _agreeing_inline(case.body[name])
     if isinstance(case.query, dict):
         # ``/doc`` gives these ``not: {}`` (no value is accepted), yet schemathesis sends
         # ``null`` for them in positive cases.
         for name in NEVER_SENT:
             case.query.pop(name, None)
-    if kind == "category" and isinstance(case.body, dict) and "parent" in case.body:
-        case.body["parent"] = _no_cycle(path.get("id"), case.body["parent"])
-    if isinstance(case.body, dict) and kind in ("category", "tag") and "name" in case.body:
+    body = case.body if isinstance(case.body, dict) else {}
+    if kind == "category" and _id_shaped(body.get("parent")):
+        body["parent"] = _no_cycle(path.get("id"), body["parent"])
+    if kind in ("category", "tag") and isinstance(body.get("name"), str):
         # A term's name is unique among its siblings (400 ``term_exists`` otherwise, as in
         # the reference): each request sends a name no earlier one did.
-        SENT_NAMES.append(case.body["name"])
-        case.body["name"] = f"{case.body['name']} {len(SENT_NAMES)}"
+        SENT_NAMES.append(body["name"])
+        body["name"] = f"{body['name']} {len(SENT_NAMES)}"
 
 
 @schemathesis.hook
