@@ -1,0 +1,53 @@
+"""Wire objects of list items, made once per version of what they show.
+
+A listed event's JSON object is a function of the event record, the records it embeds (its
+venues, organizers, categories and tags, with the terms' counts), the request's URLs and the
+calendar's currency settings. ``Fragments`` keeps the objects it made keyed by *all* of those
+values, so a changed record (or a changed count, URL or setting) is a different key: a write
+can never make a cached object stale, and nothing has to be retired when data changes. That
+is what lets every list, cached answer or not, reuse the objects of the events it shares with
+lists made before (the default window's pages, a category's pages, a venue's).
+
+Single reads (with JSON-LD, which also depends on what the caller may read) are not kept.
+The objects are shared between answers, so nothing may change one after it is made: the
+adapter only serialises them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+__all__ = ["Fragments"]
+
+
+class Fragments:
+    """A bounded, thread-safe map from value keys to wire objects, least recently used out."""
+
+    def __init__(self, max_entries: int = 8192) -> None:
+        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
+        self._max = max_entries
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The object kept for ``key``, made by ``make()`` (outside the lock) when missing."""
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+                return found
+        made = make()
+        with self._lock:
+            self.misses += 1
+            self._entries[key] = made
+            while len(self._entries) > self._max:
+                self._entries.popitem(last=False)
+        return made
+
+    def __len__(self) -> int:
+        return len(self._entries)
