@@ -99,3 +99,12 @@ def test_an_event_shown_again_reuses_its_object_until_a_linked_record_changes() 
         first["venue"]["venue"],
         renamed["venue"]["venue"],
     )
+
+
+def test_fragments_keep_at_most_their_bound_dropping_the_oldest() -> None:
+    """With room for two, a third object pushes out the first made; the others stay."""
+    fragments = Fragments(max_entries=2)
+    for key in ("a", "b", "c"):
+        fragments.get(key, lambda key=key: {"made": key})
+    remade = fragments.get("a", lambda: {"made": "again"})
+    assert (2, {"made": "again"}, 4) == (len(fragments), remade, fragments.misses)

@@ -16,7 +16,6 @@ adapter only serialises them.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -24,10 +23,14 @@ __all__ = ["Fragments"]
 
 
 class Fragments:
-    """A bounded, thread-safe map from value keys to wire objects, least recently used out."""
+    """A bounded, thread-safe map from value keys to wire objects, oldest made first out.
+
+    A hit does not reorder (that would hash and compare the key, a whole event, once more):
+    an object still in use when evicted is made again by the next list that shows it.
+    """
 
     def __init__(self, max_entries: int = 8192) -> None:
-        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
+        self._entries: dict[Hashable, Any] = {}
         self._max = max_entries
         self._lock = threading.Lock()
         self.hits = 0
@@ -35,18 +38,16 @@ class Fragments:
 
     def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """The object kept for ``key``, made by ``make()`` (outside the lock) when missing."""
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-                self.hits += 1
-                return found
+        found = self._entries.get(key)  # a dict read is atomic; writes take the lock
+        if found is not None:
+            self.hits += 1
+            return found
         made = make()
         with self._lock:
             self.misses += 1
             self._entries[key] = made
             while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
+                del self._entries[next(iter(self._entries))]
         return made
 
     def __len__(self) -> int:
