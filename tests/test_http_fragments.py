@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.http_helpers import NOW, SITE
+from tests.http_helpers import NOW, SITE, basic
 
 import events_calendar as ec
 from events_calendar.http import create_app
@@ -21,11 +21,11 @@ API = "/wp-json/tribe/events/v1"
 WHEN = {"start_date": "2031-06-15 19:00:00", "end_date": "2031-06-15 23:00:00"}
 
 
-def _get(app: Any, path: str) -> bytes:
+def _get(app: Any, path: str, headers: dict[str, str] | None = None) -> bytes:
     async def go() -> bytes:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url=SITE) as client:
-            response = await client.get(API + path)
+            response = await client.get(API + path, headers=headers)
             assert 200 == response.status_code, response.text
             return response.content
 
@@ -64,6 +64,22 @@ WRITES: dict[str, Callable[[ec.Calendar, dict[str, int]], object]] = {
     ),
 }
 PATHS = ["/events", "/events?categories={music}", "/events?per_page=1", "/events?search=a"]
+
+
+def test_a_single_read_shows_what_the_caller_may_read_of_the_same_records() -> None:
+    """One event with a draft organizer, read by an anonymous caller and by an editor from
+    an app keeping wire objects: each gets the answer of an app that keeps none (the
+    organizer's JSON-LD only for the editor), and the kept app reuses neither for the other."""
+    cal, ids = _calendar()
+    cal.organizers.update(ids["acme"], status="draft")
+    cal.users.create("ed", role="editor")
+    editor = {"Authorization": basic("ed", cal.users.issue_password("ed"))}
+    kept, plain = create_app(cal, cache=False), create_app(cal, cache=False, fragments=False)
+    path = f"/events/{ids['gala']}"
+    answers = [_get(app, path, who) for who in (None, editor, None) for app in (kept, plain)]
+    assert answers[0] == answers[1] == answers[4] == answers[5]
+    assert answers[2] == answers[3] != answers[0]
+    assert b'"organizer":false' in answers[0].replace(b" ", b"")
 
 
 @pytest.mark.parametrize("write", sorted(WRITES))

@@ -1,14 +1,15 @@
-"""Wire objects of list items, made once per version of what they show.
+"""Wire objects of events, made once per version of what they show.
 
-A listed event's JSON object is a function of the event record, the records it embeds (its
-venues, organizers, categories and tags, with the terms' counts), the request's URLs and the
-calendar's currency settings. ``Fragments`` keeps the objects it made keyed by *all* of those
-values, so a changed record (or a changed count, URL or setting) is a different key: a write
-can never make a cached object stale, and nothing has to be retired when data changes. That
-is what lets every list, cached answer or not, reuse the objects of the events it shares with
-lists made before (the default window's pages, a category's pages, a venue's).
+An event's JSON object is a function of the event record, the records it embeds (its venues,
+organizers, categories and tags, with the terms' counts), the request's URLs and the
+calendar's currency settings, and for a single read (with JSON-LD) of which embedded records
+the caller may read on their own. ``Fragments`` keeps the objects it made keyed by *all* of
+those values, so a changed record (or a changed count, URL, setting or right) is a different
+key: a write can never make a cached object stale, and nothing has to be retired when data
+changes. That is what lets every answer, cached or not, reuse the objects of the events it
+shares with answers made before (the default window's pages, a category's pages, a venue's,
+the event's own page).
 
-Single reads (with JSON-LD, which also depends on what the caller may read) are not kept.
 The objects are shared between answers, so nothing may change one after it is made: the
 adapter only serialises them.
 """

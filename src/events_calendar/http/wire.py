@@ -89,18 +89,22 @@ class Wire:
     def event(self, event: Event, related: Related, *, single: bool = False) -> dict[str, Any]:
         """An event record (fact sheet 4.1); ``single`` adds ``json_ld``.
 
-        A listed event's object is kept in ``fragments`` (when given) under every value it
-        shows (``fragments`` says why that key cannot go stale), and shared: never change it.
+        The object is kept in ``fragments`` (when given) under every value it shows
+        (``fragments`` says why that key cannot go stale), and shared: never change it.
         """
-        if single or self._fragments is None:
+        if self._fragments is None:
             return self._event(event, related, single=single)
         categories = [related.categories[i] for i in event.categories if i in related.categories]
         tags = [related.tags[i] for i in event.tags if i in related.tags]
+        venues, organizers = related.venues_of(event), related.organizers_of(event)
         key = (
+            single,
+            # A single read describes the linked records the caller may read on their own.
+            tuple(r.id in related.readable for r in (*venues, *organizers)) if single else (),
             event,
             event.locked,  # not part of an event's equality
-            tuple(related.venues_of(event)),
-            tuple(related.organizers_of(event)),
+            tuple(venues),
+            tuple(organizers),
             tuple(categories),
             tuple(tags),
             tuple(t.count for t in categories),  # nor a term's count of its own
@@ -109,7 +113,9 @@ class Wire:
             self.settings.currency_symbol,
             self.settings.currency_position,
         )
-        made: dict[str, Any] = self._fragments.get(key, lambda: self._event(event, related))
+        made: dict[str, Any] = self._fragments.get(
+            key, lambda: self._event(event, related, single=single)
+        )
         return made
 
     def _event(self, event: Event, related: Related, *, single: bool = False) -> dict[str, Any]:
