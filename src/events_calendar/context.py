@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from datetime import datetime, tzinfo
 from typing import TypeVar
 
@@ -86,6 +86,11 @@ class Context:
     #: List totals per normalised filter, valid while the data generation holds; shared by
     #: every ``as_user`` view of one calendar (the filter carries what the caller may see).
     totals: GenerationCache[int] = attrs.field(factory=GenerationCache, eq=False)
+    #: Linked records (venues, organizers, terms) by kind and id, valid while the data
+    #: generation holds: every event page shows some, and few of them change between writes.
+    linked: GenerationCache[Record] = attrs.field(
+        factory=lambda: GenerationCache(max_entries=16_384), eq=False
+    )
     zone: tzinfo = attrs.field(init=False)
 
     @zone.default
@@ -137,6 +142,26 @@ class Context:
         if not allowed:
             who = "anonymous callers" if self.actor.anonymous else "your role"
             raise Forbidden(f"Sorry, {who} may not {action}.", anonymous=self.actor.anonymous)
+
+    def get_linked(
+        self, cls: type[R], record_ids: Iterable[int], generation: Hashable
+    ) -> dict[int, R]:
+        """``backend.get_many`` through ``linked``: what this generation already read is
+        not read again. ``generation`` is the backend's, taken before (so a write committed
+        meanwhile files what was read under a generation no later reader asks for)."""
+        found: dict[int, R] = {}
+        missing = []
+        for record_id in record_ids:
+            record = self.linked.get((cls.kind, record_id), generation)
+            if record is None:
+                missing.append(record_id)
+            else:
+                found[record_id] = record  # type: ignore[assignment]
+        if missing:
+            for record_id, record in self.backend.get_many(cls, missing).items():
+                self.linked.put((cls.kind, record_id), generation, record)
+                found[record_id] = record
+        return found
 
     def load(self, cls: type[R], record_id: int) -> R:
         """The record of that class with that id, or the reference's not-found error."""

@@ -203,7 +203,8 @@ class EventCollection(PostCollection[Event]):
         return items, counted
 
     def related(self, events: Iterable[Event]) -> Related:
-        """The venues, organizers and terms these events link to, in four lookups.
+        """The venues, organizers and terms these events link to, in four lookups (of
+        what this data generation has not read yet: ``Context.get_linked``).
 
         Linked venues and organizers are part of the event whatever their status: the
         reference shows a draft organizer inside a published event to anyone
@@ -211,10 +212,12 @@ class EventCollection(PostCollection[Event]):
         read on their own.
         """
         events = list(events)
-        backend, actor = self._ctx.backend, self._ctx.actor
+        ctx, actor = self._ctx, self._ctx.actor
+        generation = ctx.backend.generation()
 
         def fetch(cls: type[R], attr: str) -> dict[int, R]:
-            return backend.get_many(cls, {i for e in events for i in getattr(e, attr)})
+            ids = {i for e in events for i in getattr(e, attr)}
+            return ctx.get_linked(cls, ids, generation)
 
         venues, organizers = fetch(Venue, "venue"), fetch(Organizer, "organizer")
         readable = frozenset(

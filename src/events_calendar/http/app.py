@@ -26,6 +26,7 @@ from ..coerce import MAX_INT
 from ..errors import CalendarError
 from .call import plain_or_call, start_call
 from .errors import HINT_HEADER, error_body, no_route_body
+from .fragments import Fragments
 from .handlers import Handler, handler_for, options
 from .limits import HttpLimits
 from .middleware import CacheAnonymousReads, HeadAsGet
@@ -39,7 +40,13 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def _endpoint(
-    calendar: Calendar, route: Route, handler: Handler, *, base_path: str, namespace: str
+    calendar: Calendar,
+    route: Route,
+    handler: Handler,
+    *,
+    base_path: str,
+    namespace: str,
+    fragments: Fragments | None,
 ) -> Endpoint:
     """The request path: read the body on the event loop, then sign in and answer in a
     worker thread, so a request that waits for storage (a write waiting for another
@@ -47,7 +54,13 @@ def _endpoint(
 
     def answer(request: Request, params: dict[str, Any]) -> Response:
         call = start_call(
-            request, calendar, route, params, base_path=base_path, namespace=namespace
+            request,
+            calendar,
+            route,
+            params,
+            base_path=base_path,
+            namespace=namespace,
+            fragments=fragments,
         )
         return handler(call)
 
@@ -66,14 +79,23 @@ def _endpoint(
     return serve
 
 
-def _routes(calendar: Calendar, *, base_path: str, namespace: str) -> list[BaseRoute]:
+def _routes(
+    calendar: Calendar, *, base_path: str, namespace: str, fragments: Fragments | None
+) -> list[BaseRoute]:
     """Every endpoint of ``ROUTES``, and OPTIONS on every path, as Starlette routes."""
     root = f"{base_path}/{namespace}"
     routes: list[BaseRoute] = []
     for route in ROUTES:
         served = [(e.methods, handler_for(route, e)) for e in route.endpoints]
         for methods, handler in [*served, (("OPTIONS",), options)]:
-            endpoint = _endpoint(calendar, route, handler, base_path=base_path, namespace=namespace)
+            endpoint = _endpoint(
+                calendar,
+                route,
+                handler,
+                base_path=base_path,
+                namespace=namespace,
+                fragments=fragments,
+            )
             for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
                 routes.append(StarletteRoute(path, endpoint, methods=list(methods)))
         for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
@@ -149,6 +171,7 @@ def create_app(
     cache: bool = True,
     sole_writer: bool = False,
     limits: HttpLimits | None = None,
+    fragments: bool = True,
 ) -> Starlette:
     """An ASGI app serving ``calendar`` at ``{base_path}/{vendor}/events/v1``.
 
@@ -156,13 +179,20 @@ def create_app(
     a write empties it, unless ``sole_writer`` promises that nothing else writes to the
     database (one worker, no imports or scripts meanwhile): then a write through this app
     retires only the answers it can change;
-    ``limits`` caps request sizes and failed sign-ins (``http.limits``; defaults when omitted).
+    ``limits`` caps request sizes and failed sign-ins (``http.limits``; defaults when omitted);
+    ``fragments`` keeps each listed event's wire object for the next list showing the same
+    values (``http.fragments``: keyed by every value shown, so never stale).
     """
     base_path = base_path.rstrip("/")
     namespace = f"{vendor}/events/v1"
     register_url_convertor(RECORD_ID, _RecordId())
     return Starlette(
-        routes=_routes(calendar, base_path=base_path, namespace=namespace),
+        routes=_routes(
+            calendar,
+            base_path=base_path,
+            namespace=namespace,
+            fragments=Fragments() if fragments else None,
+        ),
         middleware=[
             *(limits or HttpLimits()).middleware(),  # outermost: refuse before reading
             Middleware(HeadAsGet),

@@ -18,6 +18,7 @@ from ..posts import PostCollection
 from ..queries import EventQuery, LinkedQuery, TermQuery
 from ..records import Kind, interface_fields
 from .auth import authenticate
+from .fragments import Fragments
 from .responses import json_response
 from .routes_spec import Route, record_route
 from .urls import Urls
@@ -105,6 +106,7 @@ def start_call(
     *,
     base_path: str,
     namespace: str,
+    fragments: Fragments | None = None,
 ) -> Call:
     """Authenticate, compute ``Allow``, take the parameters read from the request: a call
     ready for its handler. Asks storage (the caller's credentials, their rights on the
@@ -116,6 +118,7 @@ def start_call(
         cal.settings,
         cal.zone,
         lambda k: list(record_route(k).allowed_methods(can_write=cal.actor.can_create(k))),
+        fragments,
     )
     call = Call(request, cal, route, wire, urls, allowed(cal, route, request.path_params))
     request.state.call = call

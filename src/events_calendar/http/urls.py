@@ -6,6 +6,7 @@ is absolute and points back at this server: ``{site}{base_path}/{vendor}/events/
 
 from __future__ import annotations
 
+import functools
 from urllib.parse import urlencode
 
 import attrs
@@ -33,6 +34,13 @@ _PERMALINK_BASES: dict[Kind, str] = {"event": "event", "venue": "venue", "organi
 #: Statuses whose posts have a pretty permalink; drafts, pending and future posts and the
 #: trash use ``?post_type=..&p=..`` (del_ev: a trashed event's ``url`` is the plain form).
 _PRETTY_STATUSES = frozenset({Status.PUBLISH, Status.PRIVATE})
+
+
+@functools.lru_cache(maxsize=4096)
+def _encoded(params: tuple[tuple[str, str], ...]) -> str:
+    """A query string, remembered: every list answer links to itself and its neighbours,
+    and most lists are asked for with the same few queries."""
+    return urlencode(params)
 
 
 @attrs.frozen
@@ -66,7 +74,7 @@ class Urls:
 
     def listing(self, kind: Kind, params: list[tuple[str, str]]) -> str:
         """A list URL with its query (the collection path keeps a trailing slash)."""
-        query = urlencode(params)
+        query = _encoded(tuple(params))
         return f"{self.collection(kind)}/" + (f"?{query}" if query else "")
 
     def permalink(self, kind: Kind, record_id: int, slug: str, status: str) -> str:

@@ -22,6 +22,7 @@ from ..events import Related
 from ..records import Category, Event, Kind, Organizer, Tag, Venue
 from ..settings import Settings
 from ..statuses import Status
+from .fragments import Fragments
 from .urls import TAXONOMIES, Urls
 from .wire_dates import date_details, stated_isoformat
 
@@ -55,12 +56,18 @@ class Wire:
     """Presents records for one request (its URLs, the calendar's settings)."""
 
     def __init__(
-        self, urls: Urls, settings: Settings, zone: Any, can: Callable[[Kind], list[str]]
+        self,
+        urls: Urls,
+        settings: Settings,
+        zone: Any,
+        can: Callable[[Kind], list[str]],
+        fragments: Fragments | None = None,
     ) -> None:
         self.urls = urls
         self.settings = settings
         self.zone = zone
         self._allowed_methods = can
+        self._fragments = fragments
 
     # -- posts -----------------------------------------------------------------------------
     def _post_head(self, record: Event | Venue | Organizer) -> dict[str, Any]:
@@ -80,7 +87,38 @@ class Wire:
         return {"global_id": gid, "global_id_lineage": [gid]}
 
     def event(self, event: Event, related: Related, *, single: bool = False) -> dict[str, Any]:
-        """An event record (fact sheet 4.1); ``single`` adds ``json_ld``."""
+        """An event record (fact sheet 4.1); ``single`` adds ``json_ld``.
+
+        The object is kept in ``fragments`` (when given) under every value it shows
+        (``fragments`` says why that key cannot go stale), and shared: never change it.
+        """
+        if self._fragments is None:
+            return self._event(event, related, single=single)
+        categories = [related.categories[i] for i in event.categories if i in related.categories]
+        tags = [related.tags[i] for i in event.tags if i in related.tags]
+        venues, organizers = related.venues_of(event), related.organizers_of(event)
+        key = (
+            single,
+            # A single read describes the linked records the caller may read on their own.
+            tuple(r.id in related.readable for r in (*venues, *organizers)) if single else (),
+            event,
+            event.locked,  # not part of an event's equality
+            tuple(venues),
+            tuple(organizers),
+            tuple(categories),
+            tuple(tags),
+            tuple(t.count for t in categories),  # nor a term's count of its own
+            tuple(t.count for t in tags),
+            self.urls,
+            self.settings.currency_symbol,
+            self.settings.currency_position,
+        )
+        made: dict[str, Any] = self._fragments.get(
+            key, lambda: self._event(event, related, single=single)
+        )
+        return made
+
+    def _event(self, event: Event, related: Related, *, single: bool = False) -> dict[str, Any]:
         head = self._post_head(event)
         data: dict[str, Any] = {"id": event.id, **self._global(event.id)}
         data.update({k: v for k, v in head.items() if k != "id"})

@@ -30,6 +30,7 @@ from ...records import (
 from ...storage import Family, Filter
 from .compiler import compile_filter
 from .engine import Engine
+from .rows import RowReader, row_reader
 from .schema import LINKS, TABLES, column_names, link_fields, read_columns
 
 __all__ = ["SQLStore"]
@@ -56,6 +57,7 @@ class SQLStore:
         self.engine = engine
         self.dialect = engine.dialect
         self._converter = make_storage_converter()
+        self._readers: dict[type, RowReader[Any]] = {}
         self._tables = {kind: self.dialect.quote(table) for kind, table in TABLES.items()}
         self._read = {
             kind: ", ".join(self.dialect.quote(c) for c in read_columns(kind)) for kind in TABLES
@@ -90,13 +92,16 @@ class SQLStore:
 
     def _records(self, cls: type[R], rows: list[dict[str, Any]]) -> list[R]:
         """Records from rows of ``read_columns``, their links loaded in bulk (one statement
-        for every link table)."""
+        for every link table), each built by the class's generated reader (``rows``)."""
         if cls is Event and rows:
             links = self._links([row["id"] for row in rows])
             for row in rows:
                 for field, by_event in links.items():
                     row[field] = by_event.get(row["id"], [])
-        return [self._converter.structure(row, cls) for row in rows]
+        reader: RowReader[R] | None = self._readers.get(cls)
+        if reader is None:
+            reader = self._readers[cls] = row_reader(cls)
+        return [reader(row) for row in rows]
 
     def _links(self, event_ids: Sequence[int]) -> dict[str, dict[int, list[int]]]:
         """Every link of these events, all link tables in one statement (per chunk)."""
@@ -301,7 +306,10 @@ class SQLStore:
         wanted = sorted(set(ids))
         if not wanted:
             return {}
-        with self.engine.reading():
+        # One statement (a kind without links, the ids in one chunk) sees one snapshot on its
+        # own; an event's row and its links, or several chunks, are read in one transaction.
+        alone = cls is not Event and len(wanted) <= CHUNK
+        with nullcontext() if alone else self.engine.reading():
             found = self._records(cls, self._select(cls.kind, wanted))
         return {record.id: record for record in found}
 

@@ -1,0 +1,55 @@
+"""Wire objects of events, made once per version of what they show.
+
+An event's JSON object is a function of the event record, the records it embeds (its venues,
+organizers, categories and tags, with the terms' counts), the request's URLs and the
+calendar's currency settings, and for a single read (with JSON-LD) of which embedded records
+the caller may read on their own. ``Fragments`` keeps the objects it made keyed by *all* of
+those values, so a changed record (or a changed count, URL, setting or right) is a different
+key: a write can never make a cached object stale, and nothing has to be retired when data
+changes. That is what lets every answer, cached or not, reuse the objects of the events it
+shares with answers made before (the default window's pages, a category's pages, a venue's,
+the event's own page).
+
+The objects are shared between answers, so nothing may change one after it is made: the
+adapter only serialises them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from typing import Any
+
+__all__ = ["Fragments"]
+
+
+class Fragments:
+    """A bounded, thread-safe map from value keys to wire objects, oldest made first out.
+
+    A hit does not reorder (that would hash and compare the key, a whole event, once more):
+    an object still in use when evicted is made again by the next list that shows it.
+    """
+
+    def __init__(self, max_entries: int = 8192) -> None:
+        self._entries: dict[Hashable, Any] = {}
+        self._max = max_entries
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The object kept for ``key``, made by ``make()`` (outside the lock) when missing."""
+        found = self._entries.get(key)  # a dict read is atomic; writes take the lock
+        if found is not None:
+            self.hits += 1
+            return found
+        made = make()
+        with self._lock:
+            self.misses += 1
+            self._entries[key] = made
+            while len(self._entries) > self._max:
+                del self._entries[next(iter(self._entries))]
+        return made
+
+    def __len__(self) -> int:
+        return len(self._entries)

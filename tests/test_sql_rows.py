@@ -1,0 +1,101 @@
+"""Rows of the SQL store read back as records: the generated readers (``backends/sql/rows.py``)
+build what the generic storage converter builds, and links keep their stored order."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import attrs
+
+import events_calendar as ec
+from events_calendar.backends.sql.rows import row_reader
+from events_calendar.backends.sql.schema import link_fields
+from events_calendar.backends.sqlite import SQLiteBackend
+from events_calendar.records import Category, Event, Organizer, Record, Tag, Venue
+
+NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+
+
+def _calendar() -> ec.Calendar:
+    return ec.connect("sqlite://", clock=ec.FixedClock(NOW))
+
+
+def _rows(backend: SQLiteBackend, cls: type[Record], ids: list[int]) -> list[dict[str, Any]]:
+    """The stored rows of these records, with an event's link lists (as ``_records`` adds)."""
+    rows = backend._select(cls.kind, ids)
+    if cls is Event:
+        links = backend._links(ids)
+        for row in rows:
+            for field in link_fields(Event):
+                row[field] = links[field].get(row["id"], [])
+    return rows
+
+
+def _typed(record: Record) -> dict[str, Any]:
+    """Every field's value and exact type, the zone of each datetime, and the eq=False ones."""
+    found: dict[str, Any] = {}
+    for field in attrs.fields(type(record)):
+        value = getattr(record, field.name)
+        zone = getattr(value, "tzinfo", None)
+        found[field.name] = (value, type(value), str(zone) if zone is not None else None)
+    return found
+
+
+def test_generated_readers_build_what_the_storage_converter_builds() -> None:
+    """For every kind, with offset and IANA zones, a null website and set booleans, the
+    generated reader's record equals the converter's in every field, type and zone."""
+    cal = _calendar()
+    music = cal.categories.create(name="Music")
+    jazz = cal.categories.create(name="Jazz", parent=music.id)
+    tag = cal.tags.create(name="Outdoor")
+    hall = cal.venues.create(venue="Hall", city="Lyon", show_map=False)
+    band = cal.organizers.create(organizer="Band", email="band@example.org")
+    paris = cal.events.create(
+        title="Gala", start_date="2031-05-01 19:00", end_date="2031-05-01 23:00",
+        timezone="Europe/Paris", venue=[hall.id], organizer=[band.id],
+        categories=[jazz.id, music.id], tags=[tag.id], cost="$10", featured=True,
+    )  # fmt: skip
+    offset = cal.events.create(
+        title="Dawn", start_date="2031-03-30 01:30", end_date="2031-03-30 04:00",
+        timezone="UTC+5:30", all_day=False, password="pw", sticky=True,
+    )  # fmt: skip
+    backend = cal.backend
+    assert isinstance(backend, SQLiteBackend)
+    converter = backend._converter
+    groups: list[tuple[type[Record], list[int]]] = [
+        (Event, [paris.id, offset.id]),
+        (Venue, [hall.id]),
+        (Organizer, [band.id]),
+        (Category, [music.id, jazz.id]),
+        (Tag, [tag.id]),
+    ]
+    for cls, ids in groups:
+        read = row_reader(cls)
+        for row in _rows(backend, cls, ids):
+            generic = converter.structure(dict(row), cls)
+            assert _typed(generic) == _typed(read(dict(row)))
+    assert (True, None, 1) == (
+        paris.featured,
+        paris.website,
+        backend.get_many(Tag, [tag.id])[tag.id].count,
+    )
+
+
+def test_links_keep_the_order_they_were_given_in() -> None:
+    """An event's categories, venues and organizers come back in the order sent, not by id."""
+    cal = _calendar()
+    first, second, third = (cal.categories.create(name=n) for n in ("A", "B", "C"))
+    venues = [cal.venues.create(venue=n) for n in ("V1", "V2")]
+    people = [cal.organizers.create(organizer=n) for n in ("O1", "O2", "O3")]
+    event = cal.events.create(
+        title="Order", start_date="2031-05-01 19:00", end_date="2031-05-01 20:00",
+        categories=[third.id, first.id, second.id], venue=[venues[1].id, venues[0].id],
+        organizer=[people[2].id, people[0].id, people[1].id],
+    )  # fmt: skip
+    read = cal.events.get(event.id)
+    assert (
+        (third.id, first.id, second.id),
+        (venues[1].id, venues[0].id),
+        (people[2].id, people[0].id, people[1].id),
+    ) == (read.categories, read.venue, read.organizer)
