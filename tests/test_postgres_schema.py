@@ -40,6 +40,7 @@ def test_migrations_create_every_table(fresh: TestDatabase) -> None:
         "categories",
         "credentials",
         "data_generation",
+        "event_block_counts",
         "event_categories",
         "event_day_counts",
         "event_organizers",

@@ -17,8 +17,10 @@ import events_calendar as ec
 from events_calendar.backends.postgres import PostgresBackend
 from events_calendar.backends.sql.compiler import compile_filter
 from events_calendar.backends.sql.window_counts import (
+    EVENT_BLOCKS,
     EVENT_COUNTS,
     LINK_COUNTS,
+    block_of,
     counted_links,
     day_of,
     window_count,
@@ -68,11 +70,13 @@ def _stored_and_recounted(backend: Backend) -> tuple[list[tuple[Any, ...]], ...]
     found = []
     for table, key, source in (
         (EVENT_COUNTS, "status, hidden, start_day, end_day", "events"),
+        (EVENT_BLOCKS, "status, hidden, start_block, end_day", "events"),
         (LINK_COUNTS, "link, target, status, hidden, start_day, end_day", links),
     ):
         width = key.count(",") + 1
         columns = key.replace("hidden", "hide_from_listings")
         columns = columns.replace("start_day", day_of("s.utc_start"))
+        columns = columns.replace("start_block", block_of("s.utc_start"))
         columns = columns.replace("end_day", day_of("s.utc_end"))
         groups = ", ".join(str(n + 1) for n in range(width))
         # Our own table and column names, no values: nothing to bind.
@@ -89,8 +93,11 @@ def _plain(row: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _assert_exact(backend: Backend) -> None:
-    events, recounted_events, links, recounted_links = _stored_and_recounted(backend)
+    events, recounted_events, blocks, recounted_blocks, links, recounted_links = (
+        _stored_and_recounted(backend)
+    )
     assert recounted_events == events
+    assert recounted_blocks == blocks
     assert recounted_links == links
 
 
@@ -274,7 +281,7 @@ def test_migration_counts_the_events_of_an_older_file(tmp_path: Path) -> None:
         hall = cal.venues.create(venue="Hall")
         cal.events.bulk_create(_rows(40, venue=hall.id))
     old = Database(path)
-    for name in ("event_day_counts", "link_day_counts"):
+    for name in ("event_day_counts", "event_block_counts", "link_day_counts"):
         old.execute(f"DROP TABLE {name}")
     for (trigger,) in old.execute(
         "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%day_counts%'"
@@ -302,7 +309,7 @@ def test_postgres_migration_counts_the_events_of_an_older_database() -> None:
     backend = PostgresBackend(database.url)
     run = backend.engine.execute
     with backend.engine.transaction():
-        run("DROP TABLE event_day_counts, link_day_counts")
+        run("DROP TABLE event_day_counts, event_block_counts, link_day_counts")
         run("DROP INDEX events_listing_end")
         for trigger, table in run(
             "SELECT tgname, tgrelid::regclass::text FROM pg_trigger"

@@ -239,14 +239,14 @@ def _window_counts() -> list[str]:
     old = "(SELECT " + ", ".join(f"OLD.{c} AS {c}" for c in ("id", *KEY_COLUMNS)) + ")"
     sql = create_tables(dialect)
     sql += [
-        _function("event_day_counts_insert", [add_events(dialect, "new_rows")]),
+        _function("event_day_counts_insert", add_events(dialect, "new_rows")),
         "CREATE TRIGGER event_day_counts_insert AFTER INSERT ON events REFERENCING NEW TABLE"
         " AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION event_day_counts_insert()",
         _function(
             "event_day_counts_update",
             [
-                add_events(dialect, _moved("old_rows"), sign=-1),
-                add_events(dialect, _moved("new_rows")),
+                *add_events(dialect, _moved("old_rows"), sign=-1),
+                *add_events(dialect, _moved("new_rows")),
                 add_links(dialect, counted_links(_moved("old_rows")), sign=-1),
                 add_links(dialect, counted_links(_moved("new_rows"))),
             ],
@@ -256,7 +256,7 @@ def _window_counts() -> list[str]:
         " EXECUTE FUNCTION event_day_counts_update()",
         _function(
             "event_day_counts_delete",
-            [add_events(dialect, old, sign=-1), add_links(dialect, counted_links(old), sign=-1)],
+            [*add_events(dialect, old, sign=-1), add_links(dialect, counted_links(old), sign=-1)],
             returns="OLD",  # a BEFORE trigger returning NULL would cancel the delete
         ),
         "CREATE TRIGGER event_day_counts_delete BEFORE DELETE ON events FOR EACH ROW"
@@ -281,7 +281,7 @@ def _window_counts() -> list[str]:
         ]
     return [
         *sql,
-        add_events(dialect, "events"),
+        *add_events(dialect, "events"),
         add_links(dialect, counted_links("events")),
     ]
 

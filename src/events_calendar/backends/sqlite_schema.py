@@ -311,12 +311,12 @@ def _window_counts(db: Database) -> None:
     keys = ", ".join(f"[{c}]" for c in KEY_COLUMNS)
     moved = " OR ".join(f"old.[{c}] IS NOT new.[{c}]" for c in KEY_COLUMNS)
     for name, when, body in (
-        (WINDOW_COUNT_INSERT, "AFTER INSERT ON events", [add_events(dialect, new)]),
+        (WINDOW_COUNT_INSERT, "AFTER INSERT ON events", add_events(dialect, new)),
         (
             "event_day_counts_delete",
             "BEFORE DELETE ON events",
             [
-                add_events(dialect, old, sign=-1),
+                *add_events(dialect, old, sign=-1),
                 add_links(dialect, counted_links(old), sign=-1),
             ],
         ),
@@ -324,8 +324,8 @@ def _window_counts(db: Database) -> None:
             "event_day_counts_update",
             f"AFTER UPDATE OF {keys} ON events WHEN {moved}",
             [
-                add_events(dialect, old, sign=-1),
-                add_events(dialect, new),
+                *add_events(dialect, old, sign=-1),
+                *add_events(dialect, new),
                 add_links(dialect, counted_links(old), sign=-1),
                 add_links(dialect, counted_links(new)),
             ],
@@ -341,5 +341,6 @@ def _window_counts(db: Database) -> None:
         ),
     ):
         db.execute(f"CREATE TRIGGER [{name}] {when} BEGIN {'; '.join(body)}; END")
-    db.execute(add_events(dialect, "events"))
+    for sql in add_events(dialect, "events"):
+        db.execute(sql)
     db.execute(add_links(dialect, counted_links("events")))
