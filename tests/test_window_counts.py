@@ -33,6 +33,8 @@ from events_calendar.testing.postgres import test_database
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 Backend = SQLiteBackend | PostgresBackend
 STATUSES = ["publish", "draft", "pending", "private"]
+#: Start times around ``NOW``: days apart (partial days), or months (whole 32-day blocks).
+HOURS = st.integers(-72, 72) | st.integers(-24 * 150, 24 * 150)
 
 
 def _sqlite() -> SQLiteBackend:
@@ -111,7 +113,7 @@ def _both_counts(backend: Backend, flt: EventFilter) -> tuple[int, int]:
 
 
 def _create(cal: ec.Calendar, data: st.DataObject, venues: list[int]) -> int:
-    start = NOW + timedelta(hours=data.draw(st.integers(-72, 72)))
+    start = NOW + timedelta(hours=data.draw(HOURS))
     end = start + timedelta(minutes=data.draw(st.integers(0, 4 * 24 * 60)))
     event = cal.events.create(
         title="Event",
@@ -132,7 +134,7 @@ def _change(cal: ec.Calendar, data: st.DataObject, ids: list[int], venues: list[
     event_id = data.draw(st.sampled_from(ids))
     what = data.draw(st.sampled_from(["dates", "status", "hidden", "links", "trash", "delete"]))
     if what == "dates":
-        start = NOW + timedelta(hours=data.draw(st.integers(-72, 72)))
+        start = NOW + timedelta(hours=data.draw(HOURS))
         end = start + timedelta(minutes=data.draw(st.integers(0, 3 * 24 * 60)))
         cal.events.update(
             event_id, start_date=f"{start:%Y-%m-%d %H:%M}", end_date=f"{end:%Y-%m-%d %H:%M}"
@@ -155,8 +157,8 @@ def _change(cal: ec.Calendar, data: st.DataObject, ids: list[int], venues: list[
 def _filter(data: st.DataObject, links: dict[str, list[int]]) -> EventFilter:
     """A filter the count tables answer: any window (or none), statuses, hidden flag and at
     most one linked id."""
-    low = data.draw(st.none() | st.integers(-100, 100))
-    length = data.draw(st.integers(0, 150))
+    low = data.draw(st.none() | HOURS)
+    length = data.draw(st.integers(0, 150) | st.integers(0, 24 * 200))
     start = (
         None if low is None else NOW + timedelta(hours=low, seconds=data.draw(st.integers(0, 3599)))
     )
