@@ -24,9 +24,11 @@ from CSV or a form sends them, so the load measures the parsing a real import pa
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import events_calendar as ec
@@ -236,6 +238,29 @@ def create_catalog(cal: ec.Calendar, spec: CatalogSpec | None = None, *, seed: i
         top_category_count=top,
         tag_ids=tuple(tag_ids),
     )
+
+
+def catalog_from_file(path: Path) -> tuple[Catalog, list[int]]:
+    """The catalog and event ids of a file the benchmark loaded (ids follow creation order,
+    which is the generator's popularity order)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+
+        def ids(table: str) -> tuple[int, ...]:
+            return tuple(r[0] for r in conn.execute(f"SELECT id FROM {table} ORDER BY id"))
+
+        categories = conn.execute("SELECT id, slug, parent FROM categories ORDER BY id").fetchall()
+        catalog = Catalog(
+            venue_ids=ids("venues"),
+            organizer_ids=ids("organizers"),
+            category_ids=tuple(c[0] for c in categories),
+            category_slugs=tuple(c[1] for c in categories),
+            top_category_count=sum(1 for c in categories if c[2] == 0),
+            tag_ids=ids("tags"),
+        )
+        return catalog, list(ids("events"))
+    finally:
+        conn.close()
 
 
 class _Skewed:

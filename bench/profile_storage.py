@@ -18,13 +18,12 @@ import argparse
 import cProfile
 import io
 import pstats
-import sqlite3
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from dataset import Catalog, CatalogSpec, create_catalog, event_rows
+from dataset import CatalogSpec, catalog_from_file, create_catalog, event_rows
 from handwritten import HandWritten
 from storage import PER_PAGE, Ticker, _fresh, _open, build_queries
 
@@ -41,29 +40,6 @@ def profile(call: Callable[[], Any], *, top: int, sort: str = "cumulative") -> s
     stats = pstats.Stats(profiler, stream=out).strip_dirs()
     stats.sort_stats(sort).print_stats(top)
     return out.getvalue()
-
-
-def catalog_from_file(path: Path) -> tuple[Catalog, list[int]]:
-    """The catalog and event ids of a file the benchmark loaded (ids follow creation order,
-    which is the generator's popularity order)."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-
-        def ids(table: str) -> tuple[int, ...]:
-            return tuple(r[0] for r in conn.execute(f"SELECT id FROM {table} ORDER BY id"))
-
-        categories = conn.execute("SELECT id, slug, parent FROM categories ORDER BY id").fetchall()
-        catalog = Catalog(
-            venue_ids=ids("venues"),
-            organizer_ids=ids("organizers"),
-            category_ids=tuple(c[0] for c in categories),
-            category_slugs=tuple(c[1] for c in categories),
-            top_category_count=sum(1 for c in categories if c[2] == 0),
-            tag_ids=ids("tags"),
-        )
-        return catalog, list(ids("events"))
-    finally:
-        conn.close()
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -74,9 +74,15 @@ def targets(runs: list[dict[str, Any]], *, windowed: Sequence[str]) -> list[dict
         return []
     runs = sorted(runs, key=lambda r: r["n"])
     big, small = runs[-1], runs[0]
-    found = [
-        _target("bulk load events/s", big["n"], big["load"]["events_per_s"], LOAD_LIMIT, most=False)
-    ]
+    found = (
+        []
+        if big["load"].get("reused")  # --reuse: nothing was loaded
+        else [
+            _target(
+                "bulk load events/s", big["n"], big["load"]["events_per_s"], LOAD_LIMIT, most=False
+            )
+        ]
+    )
     for name, q in big["queries"].items():
         for side in _SIDES:
             if side in q:
@@ -149,13 +155,19 @@ def render_table(report: dict[str, Any]) -> str:
         load_ = run["load"]
         traced = load_["tracemalloc_peak_mb"]
         lines.append("")
-        lines.append(
-            f"N = {run['n']:,}: bulk_create {load_['events_per_s']:,.0f} events/s"
-            f" ({load_['seconds']:,.1f} s), db {load_['db_bytes'] / 2**20:,.0f} MiB,"
-            f" peak RSS {run['peak_rss_mb']:,.0f} MiB"
-            f" (+{load_['load_rss_delta_mb']:,.0f} MiB during the load)"
-            + (f", tracemalloc peak (load) {traced:,.0f} MiB" if traced is not None else "")
-        )
+        if load_.get("reused"):
+            lines.append(
+                f"N = {run['n']:,}: the file of an earlier run (--reuse), opened (and migrated)"
+                f" in {load_['open_seconds']:,.1f} s, db {load_['db_bytes'] / 2**20:,.0f} MiB"
+            )
+        else:
+            lines.append(
+                f"N = {run['n']:,}: bulk_create {load_['events_per_s']:,.0f} events/s"
+                f" ({load_['seconds']:,.1f} s), db {load_['db_bytes'] / 2**20:,.0f} MiB,"
+                f" peak RSS {run['peak_rss_mb']:,.0f} MiB"
+                f" (+{load_['load_rss_delta_mb']:,.0f} MiB during the load)"
+                + (f", tracemalloc peak (load) {traced:,.0f} MiB" if traced is not None else "")
+            )
         lines.append(
             f"  {'query (ms)':<16}{'warm p50':>10}{'warm p95':>10}{'cold p50':>10}{'cold p95':>10}"
             f"{'hand p50':>10}{'hand p95':>10}{'ratio':>7}{'total':>9}{'stmts':>6}{'runs':>6}"

@@ -60,7 +60,15 @@ from pathlib import Path
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from dataset import NOW, SEARCH_WORD, Catalog, CatalogSpec, create_catalog, event_rows
+from dataset import (
+    NOW,
+    SEARCH_WORD,
+    Catalog,
+    CatalogSpec,
+    catalog_from_file,
+    create_catalog,
+    event_rows,
+)
 from handwritten import HandPage, HandRow, HandWritten, day_end, day_start, default_window
 from report import build_report, render_table
 
@@ -315,6 +323,25 @@ def load(
         "db_bytes": target.size_bytes(),
     }
     return cal, catalog, ids, figures
+
+
+def reuse_loaded(target: Target) -> tuple[ec.Calendar, Catalog, list[int], dict[str, Any]]:
+    """The SQLite file an earlier run of the same seed loaded (``--reuse``), opened as it is
+    (the library migrates it if it is older): the catalog read back in creation order, which
+    is ``create_catalog``'s popularity order."""
+    if target.backend != "sqlite" or not Path(target.describe()).exists():
+        raise SystemExit(f"--reuse: no loaded SQLite file at {target.describe()}")
+    started = time.perf_counter()
+    cal = _open(target.url)
+    opened_s = time.perf_counter() - started
+    catalog, events = catalog_from_file(Path(target.describe()))
+    figures = {
+        "reused": True,
+        "events": len(events),
+        "open_seconds": round(opened_s, 3),  # includes any migration the file needed
+        "db_bytes": target.size_bytes(),
+    }
+    return cal, catalog, events, figures
 
 
 def append_load(
@@ -735,6 +762,7 @@ def run_size(
     keep: bool = False,
     load_only: bool = False,
     append: int = 0,
+    reuse: bool = False,
 ) -> dict[str, Any]:
     """Load ``n`` events into a fresh database (``db_dir/events-<n>.db``, or ``<pg_prefix>_<n>``
     on a PostgreSQL server, dropped at the end unless ``keep``) and time every query (unless
@@ -747,8 +775,10 @@ def run_size(
     counts: dict[str, int] = {}
     settings: dict[str, Any] = {}
     try:
-        cal, catalog, ids, load_figures = load(
-            target, n, spec, seed=seed, rows_dir=db_dir, quiet=quiet
+        cal, catalog, ids, load_figures = (
+            reuse_loaded(target)
+            if reuse
+            else load(target, n, spec, seed=seed, rows_dir=db_dir, quiet=quiet)
         )
         peak_rss = _rss_mb()  # the load's own peak, before any query or second load
         hand = target.hand(per_page=PER_PAGE)
@@ -768,7 +798,7 @@ def run_size(
     finally:
         if target.backend != "sqlite" and not keep:
             target.drop()
-    if n <= tracemalloc_max:
+    if n <= tracemalloc_max and not reuse:
         scratch = make_target(backend, n, db_dir=db_dir, pg_prefix=pg_prefix, suffix="traced")
         load_figures["tracemalloc_peak_mb"] = traced_load_peak(scratch, n, spec, seed=seed)
     else:
@@ -871,6 +901,12 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         help="after each size N, load this many more events into it (0: none; default N/10,"
         " at most 100,000)",
     )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="time the queries on the SQLite files an earlier run left in --db-dir (same seed)"
+        " instead of loading new ones",
+    )
     parser.add_argument("--seed", type=int, default=20260615)
     parser.add_argument("--tracemalloc-max", type=int, default=10_000)
     parser.add_argument("--in-process", action="store_true", help="run every size in this process")
@@ -905,6 +941,7 @@ def _run_child(n: int, args: argparse.Namespace, db_dir: Path, scratch: Path) ->
         *([f"--append={args.append}"] if args.append is not None else []),
         *(["--keep"] if args.keep else []),
         *(["--load-only"] if args.load_only else []),
+        *(["--reuse"] if args.reuse else []),
     ]
     subprocess.run(command, check=True)  # noqa: S603 - our own script, our own arguments
     runs: list[dict[str, Any]] = json.loads(out.read_text())["runs"]
@@ -939,6 +976,8 @@ def render_loads(report: dict[str, Any]) -> str:
     lines = ["", "Bulk loads (bulk_create, rows read from a JSON-lines file):"]
     for run in report["runs"]:
         load_, more = run["load"], run["load"].get("append")
+        if load_.get("reused"):
+            continue
         lines.append(
             f"  N = {run['n']:>9,}: {load_['events_per_s']:>9,.0f} events/s into an empty"
             f" database, peak RSS {run['peak_rss_mb']:,.0f} MiB"
@@ -974,6 +1013,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     keep=args.keep,
                     load_only=args.load_only,
                     append=min(n // 10, 100_000) if args.append is None else args.append,
+                    reuse=args.reuse,
                 )
             else:
                 print(f"N = {n:,} (in a child process)", flush=True)

@@ -40,12 +40,15 @@ def test_migrations_create_every_table(fresh: TestDatabase) -> None:
         "categories",
         "credentials",
         "data_generation",
+        "event_block_counts",
         "event_categories",
+        "event_day_counts",
         "event_organizers",
         "event_tags",
         "event_venues",
         "events",
         "import_keys",
+        "link_day_counts",
         "organizers",
         "schema_migrations",
         "sequences",
@@ -61,7 +64,7 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
     """Opening a migrated database again applies nothing twice."""
     PostgresEngine(fresh.url).close()
     engine = PostgresEngine(fresh.url)
-    assert [(1, "initial"), (2, "import_keys")] == _versions(engine)
+    assert [(1, "initial"), (2, "import_keys"), (3, "window_counts")] == _versions(engine)
     engine.close()
 
 
@@ -72,18 +75,18 @@ def test_newer_schema_refuses_to_open(fresh: TestDatabase) -> None:
     engine.close()
     with pytest.raises(
         StorageUnavailable,
-        match=r"schema is at version 7, newer than this events-calendar knows \(version 2\)",
+        match=r"schema is at version 7, newer than this events-calendar knows \(version 3\)",
     ):
         PostgresEngine(fresh.url)
 
 
 def test_failed_migration_writes_nothing(fresh: TestDatabase) -> None:
     """A migration that fails leaves no table and no version behind."""
-    broken = Migration(3, "broken", lambda: ["CREATE TABLE half (x int)", "SELECT nope"])
+    broken = Migration(4, "broken", lambda: ["CREATE TABLE half (x int)", "SELECT nope"])
     with pytest.raises(StorageUnavailable, match='column "nope" does not exist'):
         PostgresEngine(fresh.url, migrations=(*MIGRATIONS, broken))
     engine = PostgresEngine(fresh.url)
-    assert ([(1, "initial"), (2, "import_keys")], False) == (
+    assert ([(1, "initial"), (2, "import_keys"), (3, "window_counts")], False) == (
         _versions(engine),
         "half" in _tables(engine),
     )

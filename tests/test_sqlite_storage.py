@@ -89,6 +89,7 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
             "0004_stored_term_counts_and_listing_index",
             "0005_text_indexes_follow_text_updates",
             "0006_import_keys",
+            "0007_window_counts",
         ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
 

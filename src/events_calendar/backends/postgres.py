@@ -28,12 +28,13 @@ from psycopg_pool import ConnectionPool
 
 from ..errors import StorageUnavailable
 from ..records import Kind
-from .postgres_schema import MIGRATIONS, Migration, search_text
+from .postgres_schema import BULK_LOAD_SETTING, MIGRATIONS, Migration, search_text
 from .sql.dialect import Dialect, Fragment
 from .sql.engine import Engine, Result
 from .sql.errors import DriverErrors, translating
 from .sql.schema import LINKS
 from .sql.store import SQLStore
+from .sql.window_counts import raise_counts
 
 __all__ = ["PostgresBackend", "PostgresDialect", "PostgresEngine", "describe_url"]
 
@@ -316,7 +317,8 @@ class PostgresBackend(SQLStore):
         dozens of entries per event; built at the end, each is one sorted pass. The unique
         slug index stays (slug allocation reads it; it guards uniqueness throughout). Term
         counts and the generation counter need nothing: their triggers run once per
-        statement already. Everything dropped is re-created from the database's own
+        statement already. Day counts (migration 3) are raised once at the end, into an empty
+        table or not. Everything dropped is re-created from the database's own
         definition of it (``pg_get_constraintdef``, ``pg_indexes``), so the schema ends up as
         the migrations left it; PostgreSQL's DDL is transactional, so a failed load rolls the
         drops back with the rows. The cost: dropping takes an exclusive lock on the events
@@ -324,8 +326,13 @@ class PostgresBackend(SQLStore):
         it rather than seeing it empty. Into a calendar with events nothing is dropped.
         """
         engine = self.engine
-        if kind != "event" or engine.execute("SELECT EXISTS (SELECT 1 FROM events)").scalar():
+        if kind != "event":
             yield
+            return
+        first = self._defer_day_counts()
+        if engine.execute("SELECT EXISTS (SELECT 1 FROM events)").scalar():
+            yield
+            self._raise_day_counts(first)
             return
         links = [link.table for link in LINKS.values()]
         foreign = engine.execute(
@@ -351,6 +358,20 @@ class PostgresBackend(SQLStore):
             engine.execute(definition)
         for table, name, definition in foreign:
             engine.execute(f"ALTER TABLE {quote(table)} ADD CONSTRAINT {quote(name)} {definition}")
+        self._raise_day_counts(first)
+
+    def _defer_day_counts(self) -> int:
+        """Turn the day-count insert triggers off for the rest of the load's transaction
+        (migration 3); returns the first id the load may take."""
+        self.engine.execute(f"SET LOCAL {BULK_LOAD_SETTING} = 'on'")
+        return self.last_id("post") + 1
+
+    def _raise_day_counts(self, first: int) -> None:
+        """Count the load's events and links (ids from ``first`` on) by day, once, and turn
+        the triggers back on."""
+        self.engine.execute(f"SET LOCAL {BULK_LOAD_SETTING} = 'off'")
+        for sql, params in raise_counts(self.dialect, first, self.last_id("post")):
+            self.engine.execute(sql, params)
 
     def _insert_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]

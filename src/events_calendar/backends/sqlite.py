@@ -34,7 +34,8 @@ from .sql.engine import Engine, Result
 from .sql.errors import DriverErrors, translate, translating
 from .sql.schema import LINKS
 from .sql.store import SQLStore
-from .sqlite_schema import MIGRATIONS
+from .sql.window_counts import raise_counts
+from .sqlite_schema import MIGRATIONS, WINDOW_COUNT_TRIGGERS
 
 __all__ = ["SQLiteBackend", "SQLiteDialect", "SQLiteEngine"]
 
@@ -62,6 +63,7 @@ class SQLiteDialect(Dialect):
     false: ClassVar[str] = "0"
     types: ClassVar[dict[type, str]] = {bool: "INTEGER", int: "INTEGER", str: "TEXT"}
     primary_key: ClassVar[str] = "INTEGER PRIMARY KEY"
+    clustered: ClassVar[str] = " WITHOUT ROWID"
 
     def fold(self, expr: str) -> str:
         return f"fold({expr})"  # registered on the connection: Python's own ``queries.fold``
@@ -389,7 +391,7 @@ class SQLiteBackend(SQLStore):
             return
         engine = self.engine
         empty = engine.execute("SELECT NOT EXISTS (SELECT 1 FROM events)").scalar() == 1
-        names = [*_COUNT_TRIGGERS, "events_fts_insert"]
+        names = [*_COUNT_TRIGGERS, *WINDOW_COUNT_TRIGGERS, "events_fts_insert"]
         tables = ["events", *(link.table for link in LINKS.values())]
         marks = ", ".join("?" * len(tables))
         indexes = (
@@ -425,6 +427,8 @@ class SQLiteBackend(SQLStore):
             [first, last],
         )
         self._raise_term_counts(first, last)
+        for sql, params in raise_counts(self.dialect, first, last):
+            engine.execute(sql, params)
         for _, sql in triggers:
             engine.execute(sql)
 

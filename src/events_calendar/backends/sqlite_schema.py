@@ -18,9 +18,10 @@ from sqlite_utils.migrations import Migrations
 
 from ..queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
 from ..records import RECORD_CLASSES, Kind
-from .sql.schema import LINKS, TABLES, column_names, columns
+from .sql.schema import LINKS, TABLES, Link, column_names, columns
+from .sql.window_counts import KEY_COLUMNS, add_events, add_links, counted_links, create_tables
 
-__all__ = ["LINK_TABLES", "MIGRATIONS"]
+__all__ = ["LINK_TABLES", "MIGRATIONS", "WINDOW_COUNT_TRIGGERS"]
 
 #: Event link field -> (link table, column naming the linked record), as the migrations
 #: below spell it (they are history: a migration never changes once released).
@@ -268,3 +269,78 @@ def _import_keys(db: Database) -> None:
         "CREATE TABLE import_keys (kind TEXT NOT NULL, key TEXT NOT NULL,"
         " record_id INTEGER NOT NULL, PRIMARY KEY (kind, key))"
     )
+
+
+#: The triggers that count new events and links, which a bulk load sets aside.
+WINDOW_COUNT_INSERT = "event_day_counts_insert"
+WINDOW_COUNT_TRIGGERS: tuple[str, ...] = (
+    WINDOW_COUNT_INSERT,
+    *(f"{link.table}_day_counts_insert" for link in LINKS.values()),
+)
+
+
+def _row(ref: str) -> str:
+    """A trigger's ``new`` or ``old`` event row as a one-row relation of its count key."""
+    return "(SELECT " + ", ".join(f"{ref}.[{c}] AS [{c}]" for c in ("id", *KEY_COLUMNS)) + ")"
+
+
+def _linked(ref: str, link: Link) -> str:
+    """A trigger's ``new`` or ``old`` link row with the count key of its event."""
+    key = ", ".join(f"e.[{c}]" for c in KEY_COLUMNS)
+    return (
+        f"(SELECT '{link.field}' AS link, {ref}.[{link.column}] AS target, {key}"
+        f" FROM events e WHERE e.id = {ref}.event_id)"
+    )
+
+
+@MIGRATIONS(name="0007_window_counts")
+def _window_counts(db: Database) -> None:
+    """Events counted per day (and per linked record per day), kept by triggers, so a
+    windowed list's total is a sum over the window's days (``sql.window_counts``).
+
+    Deleting an event uncounts its links before they cascade away (the cascade no longer
+    sees the event). The insert triggers are set aside by a bulk load, which counts its
+    events at its end (``SQLiteBackend.bulk_load``).
+    """
+    from .sqlite import SQLiteDialect
+
+    dialect = SQLiteDialect()
+    for sql in create_tables(dialect):
+        db.execute(sql)
+    new, old = _row("new"), _row("old")
+    keys = ", ".join(f"[{c}]" for c in KEY_COLUMNS)
+    moved = " OR ".join(f"old.[{c}] IS NOT new.[{c}]" for c in KEY_COLUMNS)
+    for name, when, body in (
+        (WINDOW_COUNT_INSERT, "AFTER INSERT ON events", add_events(dialect, new)),
+        (
+            "event_day_counts_delete",
+            "BEFORE DELETE ON events",
+            [
+                *add_events(dialect, old, sign=-1),
+                add_links(dialect, counted_links(old), sign=-1),
+            ],
+        ),
+        (
+            "event_day_counts_update",
+            f"AFTER UPDATE OF {keys} ON events WHEN {moved}",
+            [
+                *add_events(dialect, old, sign=-1),
+                *add_events(dialect, new),
+                add_links(dialect, counted_links(old), sign=-1),
+                add_links(dialect, counted_links(new)),
+            ],
+        ),
+        *(
+            (
+                f"{link.table}_day_counts_{action}",
+                f"AFTER {action.upper()} ON [{link.table}]",
+                [add_links(dialect, _linked(ref, link), sign=sign)],
+            )
+            for link in LINKS.values()
+            for action, ref, sign in (("insert", "new", 1), ("delete", "old", -1))
+        ),
+    ):
+        db.execute(f"CREATE TRIGGER [{name}] {when} BEGIN {'; '.join(body)}; END")
+    for sql in add_events(dialect, "events"):
+        db.execute(sql)
+    db.execute(add_links(dialect, counted_links("events")))

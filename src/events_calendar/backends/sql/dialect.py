@@ -32,6 +32,8 @@ class Dialect(ABC):
     #: integer primary keys.
     types: ClassVar[dict[type, str]]
     primary_key: ClassVar[str]
+    #: What follows ``CREATE TABLE (...)`` to store a small table in its primary key's order.
+    clustered: ClassVar[str] = ""
 
     def quote(self, identifier: str) -> str:
         """A quoted identifier (identifiers are our own names, never input)."""

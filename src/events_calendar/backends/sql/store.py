@@ -32,6 +32,7 @@ from .compiler import compile_filter
 from .engine import Engine
 from .rows import RowReader, row_reader
 from .schema import LINKS, TABLES, column_names, link_fields, read_columns
+from .window_counts import window_count
 
 __all__ = ["SQLStore"]
 
@@ -318,7 +319,8 @@ class SQLStore:
         with self.engine.reading():
             total: int | None = None
             if count:
-                total = int(self._run(*q.count_sql()).scalar())
+                counted = window_count(self.dialect, cls.kind, flt) or q.count_sql()
+                total = int(self._run(*counted).scalar())
                 if total <= flt.offset:
                     return [], total
             rows = self._run(*q.rows_sql()).dicts()
