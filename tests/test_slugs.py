@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from slugify import slugify as python_slugify
 
 from events_calendar.slugs import (
+    _TAG,
     MAX_SLUG_LENGTH,
     TRASHED_SUFFIX,
+    _prepare,
+    _truncate,
     slugify,
     trashed_slug,
     unique_slug,
@@ -243,3 +248,20 @@ def test_unique_slug_never_returns_a_taken_slug(base: str, taken: set[str]) -> N
 def test_trashing_then_restoring_gives_the_slug_back(slug: str) -> None:
     """untrashed_slug undoes trashed_slug for slugs that fit."""
     assert slug == untrashed_slug(trashed_slug(slug))
+
+
+def _slugify_char_by_char(text: str) -> str:
+    """``slugify`` as first written: each character prepared by a Python call, and the whole
+    prepared text always through python-slugify."""
+    prepared = "".join(_prepare(char) for char in html.unescape(_TAG.sub("", text)))
+    return _truncate(python_slugify(prepared), MAX_SLUG_LENGTH)
+
+
+@given(
+    st.text()
+    | st.text(alphabet=st.characters(max_codepoint=127))
+    | st.text(alphabet="aZ09 -_./&;<>'×é\t\u2013")
+)
+def test_slugify_shortcuts_give_the_char_by_char_slug(text: str) -> None:
+    """The translate table and the ASCII shortcut give exactly the slug of the plain steps."""
+    assert _slugify_char_by_char(text) == slugify.__wrapped__(text)

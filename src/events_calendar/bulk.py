@@ -15,22 +15,22 @@ Two contracts:
   ``BulkIncomplete``, which says how many rows (whole batches, the first ones) are stored.
   For loads too long to hold one write transaction open (other writers wait for it).
 
-Validation is ``validation.RowReader``: ``read_input``'s checks, with what a batch shares
+Validation is ``row_reader.RowReader``: ``read_input``'s checks, with what a batch shares
 (field sets, repeated values) read once, and the ids a batch links to asked about at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sized
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
 from contextlib import AbstractContextManager, nullcontext
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from .errors import BulkIncomplete, InvalidParameter, MissingParameter
 from .progress import ProgressArg, tracking
 from .records import Event, Kind
+from .row_reader import RowReader
 from .slugs import allocate_slugs
-from .validation import RowReader
 
 if TYPE_CHECKING:
     from .events import EventCollection
@@ -105,12 +105,32 @@ class _Load:
         while chunk := list(islice(numbered, size)):
             for kind, ids in _linked_ids(row for _, row in chunk).items():
                 self.lookup.learn(kind, ids)
-            yield [self.clean(number, row) for number, row in chunk]
+            read = self.reader.read_batch([row for _, row in chunk])
+            if read is None:  # a row for the slow path: row by row, the first bad one raises
+                yield [self.clean(number, row) for number, row in chunk]
+            else:
+                yield [
+                    self.check(number, clean)
+                    for (number, _), clean in zip(chunk, read, strict=True)
+                ]
 
     def clean(self, number: int, row: Mapping[str, Any]) -> dict[str, Any]:
+        """One row read and checked; an error names it by ``number``."""
+        return self.check(number, row, read=self.reader.read)
+
+    def check(
+        self,
+        number: int,
+        row: Mapping[str, Any],
+        *,
+        read: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """The cleaned fields of a row (``read`` from the row given, else the row is read
+        already), checked for what spans fields and for what the caller may write; an error
+        names the row by ``number``."""
         events = self.events
         try:
-            clean = self.reader.read(row)
+            clean = read(row) if read is not None else cast("dict[str, Any]", row)
             events._span(clean, None)  # an end before the start, found before any write
         except MissingParameter as bad:
             raise MissingParameter(f"rows[{number}].{name}" for name in bad.fields) from None

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from .coerce import as_bool, as_int, as_list, clean_text, plain, plain_fields
 from .cost import parse_cost
@@ -31,7 +31,6 @@ __all__ = [
     "IMAGE_EXTENSIONS",
     "LinkedData",
     "Lookup",
-    "RowReader",
     "read_id",
     "read_input",
     "read_slug",
@@ -154,134 +153,28 @@ def read_input(
     return clean
 
 
-class RowReader:
-    """Reads many rows of one record class, each exactly as ``read_input`` reads it, faster.
-
-    Validation is defined once, by ``read_input`` and its readers; this only skips the work
-    that rows of one load repeat:
-
-    - a row's field names are checked (unknown fields, required ones) once per distinct set
-      of names, not once per row;
-    - each field's reader runs once per distinct value (and zone, for dates): a million rows
-      name a handful of statuses, zones, venues and categories. A reader's answer depends
-      only on the value, the zone and the lookup, whose answers are fixed for the pass (give
-      it a ``Context.remembering()`` lookup). A field whose values rarely repeat (titles,
-      descriptions) stops being remembered after ``MEMO_LIMIT`` distinct values, so memory
-      stays bounded;
-    - a row the shortcut does not take (any problem at all, a publication date, a required
-      field sent as ``None``) is read by ``read_input`` itself, so a bad row's error is the
-      slow path's, word for word.
-    """
-
-    #: Distinct values remembered per field before the field is read afresh for every row.
-    MEMO_LIMIT = 20_000
-
-    def __init__(self, cls: type[Record], lookup: Lookup, *, creating: bool) -> None:
-        self._cls, self._lookup, self._creating = cls, lookup, creating
-        self._fields = input_fields(cls)
-        self._reader = _Reader(lookup, lookup.zone, rest_booleans=cls.kind == "event")
-        self._shapes: dict[tuple[str, ...], tuple[tuple[str, Input, bool], ...] | None] = {}
-        self._memos: dict[str, dict[Hashable, Any] | None] = {name: {} for name in self._fields}
-        self._zones: dict[str, tzinfo] = {}
-
-    def read(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        """``read_input(cls, data, lookup, creating=...)``, the same answer or error."""
-        try:
-            return self._fast(plain_fields(data))  # numpy, NaN ... as read_input reads them
-        except (_Slow, _Invalid, InvalidParameter):
-            return read_input(self._cls, data, self._lookup, creating=self._creating)
-
-    def _shape(self, names: tuple[str, ...]) -> tuple[tuple[str, Input, bool], ...] | None:
-        """The fields of rows sending exactly ``names`` (the zone first, as ``read_input``
-        reads it first), or ``None`` when such rows take the slow path."""
-        fields = self._fields
-        if "date" in names or any(name not in fields for name in names):
-            return None
-        if self._creating and any(f.required and n not in names for n, f in fields.items()):
-            return None
-        ordered = sorted(names, key=lambda name: name != "timezone")
-        return tuple((n, fields[n].input, fields[n].required) for n in ordered)
-
-    def _fast(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        names = tuple(data)
-        if names not in self._shapes:
-            self._shapes[names] = self._shape(names)
-        shape = self._shapes[names]
-        if shape is None:
-            raise _Slow
-        reader, memos = self._reader, self._memos
-        reader.zone = self._lookup.zone
-        clean: dict[str, Any] = {}
-        for name, kind, required in shape:
-            value = data[name]
-            if required and value is None:
-                raise _Slow
-            memo = memos[name]
-            # Texts are their own key (no other type equals a text); see ``_memo_key``.
-            key = None if memo is None else value if type(value) is str else _memo_key(value)
-            if key is None:
-                read = self._read_fresh(name, kind, value)
-            else:
-                if kind is Input.DATETIME:
-                    key = (reader.zone, key)
-                assert memo is not None  # a key is made only for a remembered field
-                read = memo.get(key, _MISSING)
-                if read is _MISSING:
-                    read = self._read_fresh(name, kind, value)
-                    memo[key] = list(read) if type(read) is list else read
-                    if len(memo) > self.MEMO_LIMIT:
-                        memos[name] = None
-                elif type(read) is list:
-                    read = list(read)
-            clean[name] = read
-            if kind is Input.ZONE:
-                reader.zone = self._zone(read)
-        return clean
-
-    def _read_fresh(self, name: str, kind: Input, value: object) -> Any:
-        if not _clean(value):
-            raise _Slow
-        return _value(self._reader, self._cls.kind, kind, name, value)
-
-    def _zone(self, name: str) -> tzinfo:
-        zone = self._zones.get(name)
-        if zone is None:
-            zone = self._zones[name] = resolve_zone(name)
-        return zone
-
-
-class _Slow(Exception):
-    """Internal: this row is for ``read_input`` itself."""
-
-
-_MISSING = object()
-#: Value types a reader's answer may be remembered for: immutable, and equal only to values
-#: of their own type (``1``, ``True`` and ``1.0`` are equal keys, so the type is part of it).
-_PLAIN = frozenset({str, int, float, bool, type(None)})
-
-
-def _memo_key(value: object) -> Hashable | None:
-    """What identifies ``value`` for a reader, or ``None`` when it cannot be remembered."""
-    kind = type(value)
-    if kind in _PLAIN:
-        return (kind, value)
-    if kind is list or kind is tuple:
-        items = cast("list[object] | tuple[object, ...]", value)
-        if all(type(item) in _PLAIN for item in items):
-            return (kind, tuple((type(item), item) for item in items))
-    return None
-
-
 def _value(reader: _Reader, record_kind: Kind, kind: Input, name: str, value: object) -> Any:
     """One field's value read by its input kind, checked by the field's own rule, and
     sanitised where it may hold markup; raises ``_Invalid`` or ``InvalidParameter``."""
-    read = reader.read(kind, value, name)
+    return _values(reader, record_kind, kind, name, [value])[0]
+
+
+def _values(
+    reader: _Reader, record_kind: Kind, kind: Input, name: str, values: list[object]
+) -> list[Any]:
+    """``_value`` of each of many values of one field (read in ``reader.zone``), a step at a
+    time for all of them (bulk loads read a batch a column at a time); raises ``_Invalid`` or
+    ``InvalidParameter`` for the first bad one, without saying which it was."""
+    read = _READERS[kind]
+    found = [read(reader, value, name) for value in values]
     rule = _FIELD_RULES.get((record_kind, name))
     if rule is not None:
-        rule(read)
+        for item in found:
+            rule(item)
     if kind in _MARKUP_INPUTS and not reader.lookup.unfiltered_html:
-        read = sanitize(name, read, title=kind is Input.NAME)
-    return read
+        title = kind is Input.NAME
+        found = [sanitize(name, item, title=title) for item in found]
+    return found
 
 
 def read_id(value: object, *, field: str = "id") -> int:

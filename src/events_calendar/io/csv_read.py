@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from datetime import date, datetime, time
@@ -29,6 +30,11 @@ from .csv_columns import COLUMNS, Layout, layout
 from .keys import title_start_key
 from .rows import ImportKind, SourceRow, UnreadableFile
 from .values import BadValue, read_bool, read_list, read_moment, read_time
+
+#: Date and time cells repeat down a season's rows (every event of a day, every 20:00):
+#: each distinct text is read once. Both readers are pure; a refused text is read again.
+_read_moment = functools.lru_cache(maxsize=4096)(read_moment)
+_read_time = functools.lru_cache(maxsize=4096)(read_time)
 
 __all__ = ["IDS", "MAX_LINE", "CsvFile", "default_key", "read_csv"]
 
@@ -211,9 +217,9 @@ def _span(values: Mapping[str, str], problems: dict[str, str]) -> tuple[str, str
     start_day, start_time = _moment(values, "start_date", problems)
     end_day, end_time = _moment(values, "end_date", problems)
     if values.get("start_time"):
-        start_time = _read(read_time, values["start_time"], "start_time", problems)
+        start_time = _read(_read_time, values["start_time"], "start_time", problems)
     if values.get("end_time"):
-        end_time = _read(read_time, values["end_time"], "end_time", problems)
+        end_time = _read(_read_time, values["end_time"], "end_time", problems)
     if start_day is None or problems:
         return None
     start = datetime.combine(start_day, start_time or time())
@@ -232,7 +238,7 @@ def _moment(
     """A date cell (empty, or a date that may end with a time)."""
     if not values.get(column):
         return None, None
-    found: tuple[date, time | None] | None = _read(read_moment, values[column], column, problems)
+    found: tuple[date, time | None] | None = _read(_read_moment, values[column], column, problems)
     return found or (None, None)
 
 

@@ -25,6 +25,7 @@ users in ``docs/icalendar.md``:
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
@@ -299,7 +300,11 @@ def _is_series(event: icalendar.Event) -> bool:
 def _named_zone(name: object) -> tzinfo | None:
     """The zone ``resolve_zone`` knows by this name (or, for a Windows zone name such as
     Outlook writes, by its IANA equivalent), else ``None``."""
-    text = "" if name is None else str(name).strip()
+    return _zone_named("" if name is None else str(name).strip())
+
+
+@functools.lru_cache(maxsize=1024)  # a file names a few zones, on every one of its events
+def _zone_named(text: str) -> tzinfo | None:
     for candidate in (text, WINDOWS_TO_OLSON.get(text, "")):
         if candidate:
             try:

@@ -9,7 +9,15 @@ row.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
@@ -59,6 +67,7 @@ class SQLStore:
         self.dialect = engine.dialect
         self._converter = make_storage_converter()
         self._readers: dict[type, RowReader[Any]] = {}
+        self._unstructure: dict[type, Callable[[Any], Any]] = {}  # the converter's, per class
         self._tables = {kind: self.dialect.quote(table) for kind, table in TABLES.items()}
         self._read = {
             kind: ", ".join(self.dialect.quote(c) for c in read_columns(kind)) for kind in TABLES
@@ -81,15 +90,33 @@ class SQLStore:
     def _row(self, record: Record) -> dict[str, Any]:
         """A record as its table's columns (derived ones included, a term's count not: the
         database keeps it)."""
-        data = self._converter.unstructure(record)
-        row = {name: data[name] for name in column_names(type(record))}
-        row["name_key"] = record.name.casefold()
+        return dict(zip(self._columns(type(record)), self._values(record), strict=True))
+
+    def _columns(self, cls: type[Record]) -> list[str]:
+        """The columns ``_values`` fills, in its order."""
+        derived = ["name_key"]
+        if cls is Event:
+            derived += ["utc_start", "utc_end"]
+        if cls in (Event, Venue, Organizer):
+            derived.append("published")
+        return [*column_names(cls), *derived]
+
+    def _values(self, record: Record) -> list[Any]:
+        """``_row``'s values, in the order of ``_columns``: what an insert sends (a bulk
+        load sends a million of them, so no dict is built per record)."""
+        cls = type(record)
+        unstructure = self._unstructure.get(cls)
+        if unstructure is None:
+            unstructure = self._unstructure[cls] = self._converter.get_unstructure_hook(cls)
+        data = unstructure(record)
+        values = [data[name] for name in column_names(cls)]
+        values.append(record.name.casefold())
         if isinstance(record, Event):
-            row["utc_start"] = int(record.utc_start_date.timestamp())
-            row["utc_end"] = int(record.utc_end_date.timestamp())
+            values.append(int(record.utc_start_date.timestamp()))
+            values.append(int(record.utc_end_date.timestamp()))
         if isinstance(record, Event | Venue | Organizer):
-            row["published"] = int(record.date_utc.timestamp())
-        return row
+            values.append(int(record.date_utc.timestamp()))
+        return values
 
     def _records(self, cls: type[R], rows: list[dict[str, Any]]) -> list[R]:
         """Records from rows of ``read_columns``, their links loaded in bulk (one statement
@@ -215,12 +242,9 @@ class SQLStore:
                     raise Conflict(f"An id among {ids[:3]} is taken.")
                 for record in group:
                     self._check(record)
-                rows = [self._row(r) for r in group]
-                columns = list(rows[0])
+                columns = self._columns(type(group[0]))
                 with self._batch(kind, ids):
-                    self._insert_rows(
-                        self._tables[kind], columns, [[row[c] for c in columns] for row in rows]
-                    )
+                    self._insert_rows(self._tables[kind], columns, [self._values(r) for r in group])
                 for field in link_fields(RECORD_CLASSES[kind]):
                     self._insert_links(field, group)
 
