@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 import events_calendar as ec
-from events_calendar.backends.sql.rows import row_reader
+from events_calendar.backends.sql.rows import record_reader
 from events_calendar.backends.sql.schema import link_fields
 from events_calendar.backends.sqlite import SQLiteBackend
 from events_calendar.records import Category, Event, Organizer, Record, Tag, Venue
@@ -71,7 +71,7 @@ def test_generated_readers_build_what_the_storage_converter_builds() -> None:
         (Tag, [tag.id]),
     ]
     for cls, ids in groups:
-        read = row_reader(cls)
+        read = record_reader(cls)
         for row in _rows(backend, cls, ids):
             generic = converter.structure(dict(row), cls)
             assert _typed(generic) == _typed(read(dict(row)))

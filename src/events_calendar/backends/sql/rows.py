@@ -26,10 +26,10 @@ from ...converters import NOT_STORED
 from ...dates import resolve_zone
 from ...records import Event, Record
 
-__all__ = ["RowReader", "row_reader"]
+__all__ = ["RecordFromRow", "record_reader"]
 
 R = TypeVar("R", bound=Record)
-RowReader = Callable[[dict[str, Any]], R]
+RecordFromRow = Callable[[dict[str, Any]], R]
 
 #: Fields read in the event's own zone (the row holds them with their UTC offset).
 _ZONED = frozenset({"start_date", "end_date"})
@@ -62,7 +62,7 @@ def _expression(name: str, annotation: Any, zoned: bool) -> str:
     return value  # text, ids and links as stored; enums and tuples by the class's converters
 
 
-def row_reader(cls: type[R]) -> RowReader[R]:
+def record_reader(cls: type[R]) -> RecordFromRow[R]:
     """A function building a ``cls`` record from one row (with an event's link lists)."""
     hints = typing.get_type_hints(cls)
     fields = [f for f in attrs.fields(cls) if f.init and f.name not in NOT_STORED]
@@ -81,5 +81,5 @@ def row_reader(cls: type[R]) -> RowReader[R]:
         lines.append(f"    return cls({arguments})")
     namespace: dict[str, Any] = {"cls": cls, "_datetime": _datetime, "zone_of": _zones()}
     exec(compile("\n".join(lines), f"<row reader {cls.__name__}>", "exec"), namespace)  # noqa: S102
-    reader: RowReader[R] = namespace[f"read_{cls.__name__}"]
+    reader: RecordFromRow[R] = namespace[f"read_{cls.__name__}"]
     return reader

@@ -38,7 +38,7 @@ from ...records import (
 from ...storage import Family, Filter
 from .compiler import compile_filter
 from .engine import Engine
-from .rows import RowReader, row_reader
+from .rows import RecordFromRow, record_reader
 from .schema import LINKS, TABLES, column_names, link_fields, read_columns
 from .window_counts import window_count
 
@@ -66,7 +66,7 @@ class SQLStore:
         self.engine = engine
         self.dialect = engine.dialect
         self._converter = make_storage_converter()
-        self._readers: dict[type, RowReader[Any]] = {}
+        self._readers: dict[type, RecordFromRow[Any]] = {}
         self._unstructure: dict[type, Callable[[Any], Any]] = {}  # the converter's, per class
         self._tables = {kind: self.dialect.quote(table) for kind, table in TABLES.items()}
         self._read = {
@@ -126,9 +126,9 @@ class SQLStore:
             for row in rows:
                 for field, by_event in links.items():
                     row[field] = by_event.get(row["id"], [])
-        reader: RowReader[R] | None = self._readers.get(cls)
+        reader: RecordFromRow[R] | None = self._readers.get(cls)
         if reader is None:
-            reader = self._readers[cls] = row_reader(cls)
+            reader = self._readers[cls] = record_reader(cls)
         return [reader(row) for row in rows]
 
     def _links(self, event_ids: Sequence[int]) -> dict[str, dict[int, list[int]]]:
