@@ -24,7 +24,11 @@ seeded, and each wrk thread walks it from its own offset). Without wrk the mix c
 replayed (``loadgen.py`` sends one URL); install it (``apt-get install -y wrk``).
 
 The database is a scratch copy of ``run.py``'s file, so the writes of one run never change the
-data the next run measures.
+data the next run measures. ``--backend postgresql://...`` serves the same data from PostgreSQL
+(``pgdatabase.py``: the file copied into a kept ``ec_mix_*`` database, a template copy per run),
+and ``--workers N`` is ``serve --workers N``. ``--write-share`` takes several shares (1 = writes
+only), loaded one after another against the same server. Each load reports who used the CPU
+(``cpushare.py``): on a 2-core machine, wrk, the workers and PostgreSQL share two cores.
 """
 
 from __future__ import annotations
@@ -210,7 +214,8 @@ def _measure(
     result["server_cpu_percent"] = result["cpu_percent_of_one_core"]["server"]
     result["loadavg_1m_before_after"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     if seconds_run := result.get("seconds"):  # the reads alone, for the write share's toll
-        reads = result["requests"] - result.get("writes_sent", 0)
+        # writes_sent counts the writes wrk made, up to a connection's worth still in flight
+        reads = max(0, result["requests"] - result.get("writes_sent", 0))
         result["read_rps"] = round(reads / seconds_run, 1)
     if not served.alive():
         raise RuntimeError(f"{served.name} died under load:\n{served.log_tail()}")
