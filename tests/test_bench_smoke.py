@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -104,3 +105,98 @@ def _summary(run: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
         )
         for name, query in run["queries"].items()
     }
+
+
+def _http_bench(monkeypatch: pytest.MonkeyPatch, name: str) -> Any:
+    monkeypatch.syspath_prepend(str(BENCH / "http"))
+    return importlib.import_module(name)
+
+
+def test_mix_options_choose_backend_workers_and_write_shares(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``mix.py`` takes a PostgreSQL URL, a worker count and several write shares (writes only
+    included); ``--read-only-too`` adds the share 0 once; bad combinations are refused."""
+    mix = _http_bench(monkeypatch, "mix")
+    url = "postgresql://postgres@127.0.0.1:5432/test"
+    pg = mix._parse([f"--backend={url}", "--workers=2", "--write-share", "0", "0.05", "1"])
+    plain = mix._parse(["--read-only-too"])
+    refused = []
+    for argv in (["--backend=mysql://x"], ["--workers=2", "--sole-writer"], ["--write-share=2"]):
+        with pytest.raises(SystemExit):
+            mix._parse(argv)
+        refused.append(argv[0])
+    assert (
+        (url, 2, [0.0, 0.05, 1.0], False),
+        ("sqlite", 1, [0.01, 0.0]),
+        ["--backend=mysql://x", "--workers=2", "--write-share=2"],
+    ) == (
+        (pg.backend, pg.workers, pg.write_share, pg.keep),
+        (plain.backend, plain.workers, plain.write_share),
+        refused,
+    )
+
+
+def test_cpu_window_counts_a_process_group_and_the_children_reaped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A busy process in its own group (a server) counts as the server's CPU; a busy child
+    reaped inside the window counts as wrk's (``RUSAGE_CHILDREN``); an idle group as nothing."""
+    import subprocess
+    import sys
+
+    cpushare = _http_bench(monkeypatch, "cpushare")
+
+    def spin(seconds: float, then: str = "") -> list[str]:
+        loop = f"t = time.process_time()\nwhile time.process_time() - t < {seconds}: pass"
+        return [sys.executable, "-c", f"import time\n{loop}\n{then}"]
+
+    server = subprocess.Popen(spin(0.5, "time.sleep(30)"), start_new_session=True)  # noqa: S603
+    idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        busy, quiet = cpushare.CpuWindow(server.pid), cpushare.CpuWindow(idle.pid)
+        busy.start(), quiet.start()
+        subprocess.run(spin(0.3), check=True, timeout=60)  # noqa: S603 - it exits: reaped
+        while cpushare.processes()[server.pid].cpu < 0.5:
+            time.sleep(0.05)
+        shares, nothing = busy.stop(), quiet.stop()
+    finally:
+        server.kill(), idle.kill()
+        server.wait(), idle.wait()
+    assert (True, True, 0.0) == (shares["server"] > 5, shares["wrk"] > 5, nothing["server"])
+
+
+def test_mix_postgresql_database_is_copied_marked_reused_and_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The SQLite data copied into ``ec_mix_*``, marked complete, reused by the next run; a
+    scratch copy per run with the same events; nothing left after ``drop``."""
+    psycopg = pytest.importorskip("psycopg")
+    import events_calendar as ec
+    from events_calendar.testing.postgres import server_url
+
+    pgdatabase = _http_bench(monkeypatch, "pgdatabase")
+    database = importlib.import_module("database")
+    source, _ = database.ensure_database(tmp_path, 40, seed=7)
+    dbs = pgdatabase.PgDatabases(server_url(), 40, 7, f"smoke{os.getpid()}")
+    try:
+        built, reused = dbs.ensure(source), dbs.ensure(source)
+        scratch = dbs.scratch()
+        with ec.connect(dbs.url(scratch)) as cal, ec.connect(f"sqlite:///{source}") as sqlite:
+            every = {"status": "any", "per_page": 50, "start_date": "2000-01-01"}
+            copied = [(e.id, e.title) for e in cal.events.list(**every).items]
+            original = [(e.id, e.title) for e in sqlite.events.list(**every).items]
+    finally:
+        for name in (f"{pgdatabase.PREFIX}run_{os.getpid()}", dbs.name):
+            dbs.drop(name)
+    with psycopg.connect(server_url(), autocommit=True) as admin:
+        left = admin.execute(
+            "SELECT datname FROM pg_database WHERE datname IN (%s, %s)", [dbs.name, scratch]
+        ).fetchall()
+    assert ((False, 40), (True, 40), True, original, []) == (
+        (built["reused"], built["events"]),
+        (reused["reused"], reused["events"]),
+        len(copied) > 30,  # the events lists show (hidden ones are left out)
+        copied,
+        left,
+    )

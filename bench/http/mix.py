@@ -24,7 +24,11 @@ seeded, and each wrk thread walks it from its own offset). Without wrk the mix c
 replayed (``loadgen.py`` sends one URL); install it (``apt-get install -y wrk``).
 
 The database is a scratch copy of ``run.py``'s file, so the writes of one run never change the
-data the next run measures.
+data the next run measures. ``--backend postgresql://...`` serves the same data from PostgreSQL
+(``pgdatabase.py``: the file copied into a kept ``ec_mix_*`` database, a template copy per run),
+and ``--workers N`` is ``serve --workers N``. ``--write-share`` takes several shares (1 = writes
+only), loaded one after another against the same server. Each load reports who used the CPU
+(``cpushare.py``): on a 2-core machine, wrk, the workers and PostgreSQL share two cores.
 """
 
 from __future__ import annotations
@@ -38,33 +42,32 @@ import random
 import shutil
 import sys
 import tempfile
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 from ceiling import body_of_size
+from cpushare import CpuWindow, settle
 from database import DEFAULT_DB_DIR, DEFAULT_SEED, anchor_now, ensure_database
+from pgdatabase import PREFIX, PgDatabases, is_postgres
 from run import (
     API,
     HOST,
     Served,
     _machine,
     _serve_command,
-    cpu_seconds,
     free_port,
     http_get,
     parse_wrk,
     server_stack,
-    settle,
     wait_ready,
 )
 
 import events_calendar as ec
 
-__all__ = ["lua_script", "main", "plan_urls", "zipf_sequence"]
+__all__ = ["lua_script", "main", "plan_urls", "writer_password", "zipf_sequence"]
 
 _HERE = Path(__file__).resolve().parent
 #: The issue's targets for the mix on one worker at 100k events.
@@ -196,25 +199,32 @@ def run_wrk_script(
 
 
 def _measure(
-    served: Served, url: str, script: Path | None, args: argparse.Namespace, seconds: int
+    served: Served,
+    url: str,
+    script: Path | None,
+    args: argparse.Namespace,
+    seconds: int,
+    db_pids: Callable[[], set[int]] | None = None,
 ) -> dict[str, Any]:
     settle(served.pid)
-    cpu_before, wall_before, load_before = (
-        cpu_seconds(served.pid),
-        time.monotonic(),
-        os.getloadavg()[0],
-    )
+    window, load_before = CpuWindow(served.pid, db_pids), os.getloadavg()[0]
+    window.start()
     result = run_wrk_script(url, script, args, seconds)
-    cpu = cpu_seconds(served.pid) - cpu_before
-    result["server_cpu_percent"] = round(100 * cpu / (time.monotonic() - wall_before), 1)
+    result["cpu_percent_of_one_core"] = window.stop()
+    result["server_cpu_percent"] = result["cpu_percent_of_one_core"]["server"]
     result["loadavg_1m_before_after"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    if seconds_run := result.get("seconds"):  # the reads alone, for the write share's toll
+        # writes_sent counts the writes wrk made, up to a connection's worth still in flight
+        reads = max(0, result["requests"] - result.get("writes_sent", 0))
+        result["read_rps"] = round(reads / seconds_run, 1)
     if not served.alive():
         raise RuntimeError(f"{served.name} died under load:\n{served.log_tail()}")
     return result
 
 
-def _writer_password(db: Path) -> str:
-    cal = ec.connect(f"sqlite:///{db}")
+def writer_password(url: str) -> str:
+    """An application password of the writer (created if missing) on the served database."""
+    cal = ec.connect(url)
     try:
         if WRITER not in {u.login for u in cal.users.list()}:
             cal.users.create(WRITER, role="administrator")
@@ -228,7 +238,14 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--events", type=int, default=100_000, help="events in the database")
     parser.add_argument("--duration", type=int, default=15, help="seconds of load per target")
     parser.add_argument("--warmup", type=int, default=3, help="seconds of unrecorded mix first")
-    parser.add_argument("--write-share", type=float, default=0.01, help="share of POST /events")
+    parser.add_argument(
+        "--write-share",
+        type=float,
+        nargs="+",
+        default=[0.01],
+        help="share of POST /events (1 = writes only); several values load the mix once each,"
+        " in the order given",
+    )
     parser.add_argument(
         "--read-only-too", action="store_true", help="also load the mix with no writes"
     )
@@ -248,10 +265,28 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         action="store_true",
         help="serve with --sole-writer: writes retire only the cached answers they change",
     )
+    parser.add_argument(
+        "--backend",
+        default="sqlite",
+        help="'sqlite' (a scratch copy of the file) or a postgresql:// URL: the same data in"
+        f" a database {PREFIX}<N>_s<seed>_<month> on its server, served from a scratch copy",
+    )
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="PostgreSQL: keep the built database for later runs (dropped at the end otherwise)",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="serve --workers (uvicorn)")
     parser.add_argument("--out", type=Path, default=Path("bench/results/http-mix.json"))
     args = parser.parse_args(argv)
-    if not 0 <= args.write_share <= 1 or not 1 <= args.duration <= 300:
+    if not all(0 <= share <= 1 for share in args.write_share) or not 1 <= args.duration <= 300:
         parser.error("--write-share is 0..1 and --duration 1..300 s")
+    if args.backend != "sqlite" and not is_postgres(args.backend):
+        parser.error(f"--backend: 'sqlite' or a postgresql:// URL, not {args.backend!r}")
+    if not 1 <= args.workers <= 16 or (args.sole_writer and args.workers > 1):
+        parser.error("--workers is 1..16, and --sole-writer needs one worker")
+    if args.read_only_too and 0.0 not in args.write_share:
+        args.write_share.append(0.0)
     return args
 
 
@@ -261,15 +296,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit("the mix needs wrk: apt-get install -y wrk")
     source, db_facts = ensure_database(args.db_dir, args.events, seed=args.seed)
     scratch = Path(tempfile.mkdtemp(prefix="ec-http-mix-"))
-    db = scratch / "mix.db"
-    shutil.copyfile(source, db)
-    auth = "Basic " + base64.b64encode(f"{WRITER}:{_writer_password(db)}".encode()).decode()
+    pg, run_db, db_pids = None, "", None
+    if is_postgres(args.backend):
+        pg = PgDatabases(args.backend, args.events, args.seed, f"{anchor_now():%Y%m%d}")
+        db_facts = {"sqlite_source": db_facts, **pg.ensure(source), "database": pg.name}
+        run_db = pg.scratch()
+        db_url = pg.url(run_db)
+        db_pids = pg.backends_of(run_db)
+    else:
+        shutil.copyfile(source, scratch / "mix.db")
+        db_url = f"sqlite:///{scratch / 'mix.db'}"
     port, ceiling_port = free_port(), free_port()
-    serve = [*_serve_command(db, port), *(["--sole-writer"] if args.sole_writer else [])]
+    serve = _serve_command(db_url, port, workers=args.workers)
+    serve += ["--sole-writer"] if args.sole_writer else []
     api = Served("events-calendar serve", serve, scratch / "serve.log")
     ceiling = Served("ceiling", [], scratch / "ceiling.log")
     results: dict[str, Any] = {}
     try:
+        auth = "Basic " + base64.b64encode(f"{WRITER}:{writer_password(db_url)}".encode()).decode()
         api.start()
         root = f"http://{HOST}:{port}"
         wait_ready(api, f"{root}{API}/")
@@ -290,9 +334,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"priming: {len(urls):,} URLs once each", flush=True)
             for url in reversed(urls):
                 http_get(f"{root}{url}")
-        shares = [args.write_share] + ([0.0] if args.read_only_too and args.write_share else [])
         today = datetime.now(UTC).date()
-        for share in shares:
+        for share in dict.fromkeys(args.write_share):
             sequence = zipf_sequence(
                 len(urls), length=200_000, exponent=args.zipf, write_share=share, seed=args.seed
             )
@@ -303,7 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"warming up the mix ({args.warmup} s)", flush=True)
                 _measure(api, root, script, args, args.warmup)
             print(f"loading the mix, {share:.1%} writes ({args.duration} s)", flush=True)
-            results[name] = _measure(api, root, script, args, args.duration)
+            results[name] = _measure(api, root, script, args, args.duration, db_pids)
         print(f"loading the ceiling ({args.duration} s)", flush=True)
         results["ceiling"] = _measure(
             ceiling, f"http://{HOST}:{ceiling_port}/", None, args, args.duration
@@ -313,6 +356,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             served.stop()
         logs = {s.name: s.log_tail() for s in (api, ceiling)}
         shutil.rmtree(scratch, ignore_errors=True)
+        if pg is not None:
+            pg.drop(run_db)
+            if not args.keep:
+                pg.drop(pg.name)
     ceiling_rps = results["ceiling"]["rps"]
     for result in results.values():
         result["ratio_to_ceiling"] = round(result["rps"] / ceiling_rps, 4)
@@ -323,6 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "distinct_urls": len(urls),
         "machine": _machine(),
         "server_stack": server_stack({}),
+        "backend": "postgresql" if pg else "sqlite",
+        "serve_command": serve,
         "database": {"path": str(source), **db_facts},
         "results": results,
         "targets": {"rps": TARGET_RPS, "p99_ms": TARGET_P99_MS},
@@ -331,11 +380,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     print(f"\n{len(urls):,} distinct URLs, Zipf {args.zipf}, {args.events:,} events")
-    print(f"{'load':<22} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'x ceiling':>10} {'non-2xx':>8}")
+    print(f"{report['backend']}, serve --workers {args.workers}; CPU in % of one core")
+    print(
+        f"{'load':<20} {'req/s':>8} {'reads/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'x ceil':>7}"
+        f" {'non-2xx':>7} {'server':>6} {'wrk':>5} {'pg':>5} {'busy':>5}"
+    )
     for name, r in results.items():
+        cpu = r["cpu_percent_of_one_core"]
         print(
-            f"{name:<22} {r['rps']:>9,.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}"
-            f" {r['ratio_to_ceiling']:>10.3f} {r['non_2xx']:>8}"
+            f"{name:<20} {r['rps']:>8,.0f} {r.get('read_rps', 0):>8,.0f} {r['p50_ms']:>7.2f}"
+            f" {r['p99_ms']:>7.2f} {r['ratio_to_ceiling']:>7.3f} {r['non_2xx']:>7}"
+            f" {cpu['server']:>6.0f} {cpu['wrk']:>5.0f} {cpu['postgres']:>5.0f}"
+            f" {cpu['machine_busy']:>5.0f}"
             + (f"  writes {r['writes_201']}/{r['writes_sent']} 201" if r.get("writes_sent") else "")
         )
     print(f"\nJSON: {args.out}")

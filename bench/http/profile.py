@@ -54,65 +54,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-# This file shares its name with the standard library's ``profile``, which ``cProfile`` imports:
-# import cProfile with this folder off the path, then put it back for ``database``.
-_HERE = Path(__file__).resolve().parent
-_PATH = list(sys.path)
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.modules.pop("profile", None)
-import cProfile  # noqa: E402
-import pstats  # noqa: E402
+from database import DEFAULT_DB_DIR, DEFAULT_SEED, ensure_database, serve_environment
+from inprocess import API, Asgi, asgi_get, cProfile, pstats
 
-sys.path[:] = _PATH
+__all__ = ["Split", "main"]
 
-from database import DEFAULT_DB_DIR, DEFAULT_SEED, ensure_database, serve_environment  # noqa: E402
-
-__all__ = ["Split", "asgi_get", "main"]
-
-API = "/wp-json/tribe/events/v1"
-Asgi = Callable[..., Awaitable[None]]
 LAYERS = ("sql", "backend", "records", "core", "wire", "json", "adapter", "framework")
-
-
-# -- a minimal ASGI client ------------------------------------------------------------------
-async def asgi_get(app: Asgi, path: str, query: str = "") -> tuple[int, bytes]:
-    """One ``GET`` through the ASGI app, as uvicorn would send it; returns status and body."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.4"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query.encode(),
-        "root_path": "",
-        "headers": [(b"host", b"127.0.0.1:8000"), (b"user-agent", b"bench/http/profile")],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-        "state": {},
-    }
-    sent = False
-    status = 0
-    chunks: list[bytes] = []
-
-    async def receive() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await asyncio.Event().wait()  # the client never disconnects mid-request
-        raise AssertionError("unreachable")
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal status
-        if message["type"] == "http.response.start":
-            status = message["status"]
-        elif message["type"] == "http.response.body":
-            chunks.append(message.get("body", b""))
-
-    await app(scope, receive, send)
-    return status, b"".join(chunks)
 
 
 # -- exclusive layer timing -----------------------------------------------------------------

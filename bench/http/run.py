@@ -144,9 +144,12 @@ def wait_ready(served: Served, url: str) -> None:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds a process has used (Linux ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU seconds the process group ``pid`` leads has used (Linux ``/proc``):
+    a server with ``--workers N`` is a supervisor and N worker processes, all in the group
+    ``Served`` starts them in."""
+    from cpushare import processes
+
+    return sum(p.cpu for p in processes().values() if p.group == pid)
 
 
 def settle(pid: int, *, idle_share: float = 0.05, limit_s: float = 30.0) -> None:
@@ -350,20 +353,20 @@ def _machine() -> dict[str, Any]:
     }
 
 
-def _serve_command(db: Path, port: int) -> list[str]:
+def _serve_command(url: str, port: int, *, workers: int = 1) -> list[str]:
     script = Path(sys.executable).with_name("events-calendar")
     head = [str(script)] if script.exists() else [sys.executable, "-m", "events_calendar.cli"]
     return [
         *head,
         "serve",
         "--db",
-        f"sqlite:///{db}",
+        url,
         "--host",
         HOST,
         "--port",
         str(port),
         "--workers",
-        "1",
+        str(workers),
         "--timezone",
         CALENDAR_ZONE,
     ]
@@ -449,7 +452,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="ec-http-"))
     api_port, ceiling_port = free_port(), free_port()
     api = Served(
-        "events-calendar serve", _serve_command(db, api_port), scratch / "serve.log", env=env
+        "events-calendar serve",
+        _serve_command(f"sqlite:///{db}", api_port),
+        scratch / "serve.log",
+        env=env,
     )
     ceiling = Served("ceiling", [], scratch / "ceiling.log", env=env)
     try:
