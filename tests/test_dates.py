@@ -107,12 +107,14 @@ def test_resolve_zone_reads_the_zone_list_from_disk_once(monkeypatch: pytest.Mon
         return available_timezones()
 
     dates_module._zone_keys.cache_clear()
+    dates_module._zone_from_text.cache_clear()
     monkeypatch.setattr(dates_module, "available_timezones", counting)
     try:
         for name in ("Europe/Paris", "america/new_york", "Asia/Tokyo", "Europe/Paris"):
             resolve_zone(name)
     finally:
         dates_module._zone_keys.cache_clear()
+        dates_module._zone_from_text.cache_clear()
     assert walks == [1]
 
 

@@ -215,7 +215,15 @@ def resolve_zone(name: str, *, field: str = "timezone") -> tzinfo:
 
     Offset labels are read as the reference reads them (``_REFERENCE_OFFSET_ZONES``).
     """
-    text = name.strip() if isinstance(name, str) else ""
+    if not isinstance(name, str):
+        raise InvalidParameter.one(field, f"the time zone is empty; {_ZONE_HINT}")
+    return _zone_from_text(name, field)
+
+
+@lru_cache(maxsize=1024)  # every date read resolves a zone, and a calendar names a handful
+def _zone_from_text(name: str, field: str) -> tzinfo:
+    """``resolve_zone`` of a text; a refusal is raised again each time, never remembered."""
+    text = name.strip()
     if not text:
         raise InvalidParameter.one(field, f"the time zone is empty; {_ZONE_HINT}")
     match = _OFFSET.fullmatch(text)

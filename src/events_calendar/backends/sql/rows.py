@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable
-from datetime import datetime, tzinfo
+from datetime import datetime
 from typing import Any, TypeVar
 
 import attrs
@@ -37,19 +37,6 @@ _ZONED = frozenset({"start_date", "end_date"})
 
 def _datetime(value: Any) -> datetime:
     return datetime.fromisoformat(value) if value.__class__ is str else value
-
-
-def _zones() -> Callable[[str], tzinfo]:
-    """``resolve_zone``, remembered per name (a page holds a handful of zones)."""
-    known: dict[str, tzinfo] = {}
-
-    def zone(name: str) -> tzinfo:
-        found = known.get(name)
-        if found is None:
-            found = known[name] = resolve_zone(name)
-        return found
-
-    return zone
 
 
 def _expression(name: str, annotation: Any, zoned: bool) -> str:
@@ -79,7 +66,7 @@ def record_reader(cls: type[R]) -> RecordFromRow[R]:
         lines.append(f"    return cls({arguments}, **more)")
     else:
         lines.append(f"    return cls({arguments})")
-    namespace: dict[str, Any] = {"cls": cls, "_datetime": _datetime, "zone_of": _zones()}
+    namespace: dict[str, Any] = {"cls": cls, "_datetime": _datetime, "zone_of": resolve_zone}
     exec(compile("\n".join(lines), f"<row reader {cls.__name__}>", "exec"), namespace)  # noqa: S102
     reader: RecordFromRow[R] = namespace[f"read_{cls.__name__}"]
     return reader
