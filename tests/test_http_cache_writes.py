@@ -280,6 +280,21 @@ def test_serve_s_sole_writer_reaches_the_app(
     assert [True, False] == modes
 
 
+def test_serve_s_fragment_switch_reaches_the_app(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``EVENTS_CALENDAR_FRAGMENT_CACHE=0`` serves without kept event objects."""
+    from events_calendar.http.fragments import Fragments
+    from events_calendar.http.server import app_from_environment
+
+    monkeypatch.setenv("EVENTS_CALENDAR_DB", f"sqlite:///{tmp_path / 'cal.db'}")
+    kept = []
+    for flag in ("1", "0"):
+        monkeypatch.setenv("EVENTS_CALENDAR_FRAGMENT_CACHE", flag)
+        kept.append(type(app_from_environment().state.fragments))
+    assert [Fragments, type(None)] == kept
+
+
 def test_a_new_event_keeps_the_lists_that_leave_it_out(served: Served) -> None:
     """A new event with no terms keeps the cached lists whose filters exclude it."""
     ids = _ids(served)

@@ -186,13 +186,9 @@ def create_app(
     base_path = base_path.rstrip("/")
     namespace = f"{vendor}/events/v1"
     register_url_convertor(RECORD_ID, _RecordId())
-    return Starlette(
-        routes=_routes(
-            calendar,
-            base_path=base_path,
-            namespace=namespace,
-            fragments=Fragments() if fragments else None,
-        ),
+    kept = Fragments() if fragments else None
+    app = Starlette(
+        routes=_routes(calendar, base_path=base_path, namespace=namespace, fragments=kept),
         middleware=[
             *(limits or HttpLimits()).middleware(),  # outermost: refuse before reading
             Middleware(HeadAsGet),
@@ -211,3 +207,5 @@ def create_app(
             405: _no_route,
         },
     )
+    app.state.fragments = kept  # its hits and misses, for whoever tunes a deployment
+    return app
