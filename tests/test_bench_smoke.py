@@ -122,14 +122,14 @@ def test_mix_options_choose_backend_workers_and_write_shares(
     pg = mix._parse([f"--backend={url}", "--workers=2", "--write-share", "0", "0.05", "1"])
     plain = mix._parse(["--read-only-too"])
     refused = []
-    for argv in (["--backend=mysql://x"], ["--workers=2", "--sole-writer"], ["--write-share=2"]):
+    for argv in (["--backend=mysql://x"], ["--workers=17"], ["--write-share=2"]):
         with pytest.raises(SystemExit):
             mix._parse(argv)
         refused.append(argv[0])
     assert (
         (url, 2, [0.0, 0.05, 1.0], False),
         ("sqlite", 1, [0.01, 0.0]),
-        ["--backend=mysql://x", "--workers=2", "--write-share=2"],
+        ["--backend=mysql://x", "--workers=17", "--write-share=2"],
     ) == (
         (pg.backend, pg.workers, pg.write_share, pg.keep),
         (plain.backend, plain.workers, plain.write_share),

@@ -263,7 +263,6 @@ def test_unreachable_database_message_names_the_url(
         ["serve", "--per-page", "0"],
         ["serve", "--max-per-page", "zero"],
         ["serve", "--timezone", "Mars/Olympus"],
-        ["serve", "--sole-writer", "--workers", "2"],
     ],
     ids=" ".join,
 )

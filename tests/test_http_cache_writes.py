@@ -4,7 +4,8 @@ Each case warms the cache of one served app with every URL of a small calendar, 
 write (through that app, or through another app on another connection to the same SQLite
 file, as another worker or process would), then reads every URL again from the cached app and
 compares it with what an app without a cache answers at that moment. Each runs on a SQLite
-file and on PostgreSQL.
+file and on PostgreSQL. Either way the cache learns what changed from the storage's change
+journal, and retires only the answers depending on it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import httpx
 import pytest
 from tests.http_helpers import NOW, SITE, basic
@@ -21,6 +23,7 @@ from tests.http_helpers import NOW, SITE, basic
 import events_calendar as ec
 from events_calendar.http import create_app
 from events_calendar.http.cache import CachedResponse, ResponseCache
+from events_calendar.http.cache_tags import ALL
 from events_calendar.http.middleware import CacheAnonymousReads
 from events_calendar.testing.postgres import test_database
 
@@ -39,8 +42,7 @@ class Served:
             self.cal.users.create("admin", role="administrator")
             password = self.cal.users.issue_password("admin")
         self.password = password
-        # The selective rules are what can go stale; the default app empties on every write.
-        self.cached = create_app(self.cal, sole_writer=True)
+        self.cached = create_app(self.cal)
         self.uncached = create_app(self.cal, cache=False)
 
     def send(self, app: Any, method: str, path: str, **kwargs: Any) -> httpx.Response:
@@ -235,49 +237,38 @@ def test_a_write_keeps_the_answers_it_cannot_change(served: Served) -> None:
     for url in urls:
         served.send(served.cached, "GET", url)
     served.write("POST", f"/venues/{ids['v1']}", {"venue": "Great Hall"})
-    assert sorted([f"/events/{ids['e3']}", f"/venues/{ids['v2']}"]) == _cached_paths(served.cached)
+    served.send(served.cached, "GET", "/venues")  # the next read accounts for the write
+    expected = [f"/events/{ids['e3']}", f"/venues/{ids['v2']}", "/venues"]
+    assert sorted(expected) == _cached_paths(served.cached)
 
 
-def test_a_write_from_elsewhere_empties_the_cache(served: Served, url: str) -> None:
-    """A commit from another connection retires every answer: what it touched is unknown."""
+def test_a_write_from_elsewhere_keeps_the_answers_it_cannot_change(
+    served: Served, url: str
+) -> None:
+    """A commit from another connection retires only what the journal says it touched."""
     ids = _ids(served)
-    served.send(served.cached, "GET", f"/events/{ids['e3']}")
+    for path in (f"/events/{ids['e1']}", f"/events/{ids['e3']}", "/events"):
+        served.send(served.cached, "GET", path)
     other = Served(url, password=served.password)
     try:
         other.write("POST", f"/venues/{ids['v1']}", {"venue": "Great Hall"})
     finally:
         other.cal.close()
     served.send(served.cached, "GET", "/venues")
-    assert ["/venues"] == _cached_paths(served.cached)
+    assert sorted([f"/events/{ids['e3']}", "/venues"]) == _cached_paths(served.cached)
 
 
-def test_a_write_empties_the_cache_unless_the_app_is_the_sole_writer(served: Served) -> None:
-    """By default a write through the app retires every answer: another process may have
-    committed at the same moment, and generations cannot tell the two commits apart."""
-    app = create_app(served.cal)
+def test_a_bulk_load_from_elsewhere_empties_the_cache(served: Served, url: str) -> None:
+    """A bulk load journals "anything", not its rows: every kept answer goes."""
     ids = _ids(served)
-    served.send(app, "GET", f"/events/{ids['e3']}")
-    auth = {"Authorization": basic("admin", served.password)}
-    served.send(app, "POST", f"/venues/{ids['v1']}", json={"venue": "Great Hall"}, headers=auth)
-    assert [] == _cached_paths(app)
-
-
-def test_serve_s_sole_writer_reaches_the_app(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """``EVENTS_CALENDAR_SOLE_WRITER=1`` (``serve --sole-writer``) makes a sole-writer app."""
-    from events_calendar.http.server import app_from_environment
-
-    monkeypatch.setenv("EVENTS_CALENDAR_DB", f"sqlite:///{tmp_path / 'cal.db'}")
-    modes = []
-    for flag in ("1", "0"):
-        monkeypatch.setenv("EVENTS_CALENDAR_SOLE_WRITER", flag)
-        app = app_from_environment()
-        layer = app.middleware_stack = app.build_middleware_stack()
-        while not isinstance(layer, CacheAnonymousReads):
-            layer = layer.app
-        modes.append(layer.sole_writer)
-    assert [True, False] == modes
+    served.send(served.cached, "GET", f"/venues/{ids['v2']}")
+    other = ec.connect(url, clock=ec.FixedClock(NOW))
+    try:
+        other.events.bulk_create([{"title": "Loaded", **when}])
+    finally:
+        other.close()
+    served.send(served.cached, "GET", "/venues")
+    assert ["/venues"] == _cached_paths(served.cached)
 
 
 def test_serve_s_fragment_switch_reaches_the_app(
@@ -302,40 +293,71 @@ def test_a_new_event_keeps_the_lists_that_leave_it_out(served: Served) -> None:
     for url in [*spared, f"/events?venue={ids['v1']}", "/events"]:
         served.send(served.cached, "GET", url)
     served.write("POST", "/events", {"title": "New", **when, "venue": ids["v1"]})
-    assert sorted(spared) == _cached_paths(served.cached)
+    served.send(served.cached, "GET", "/venues")
+    assert sorted([*spared, "/venues"]) == _cached_paths(served.cached)
 
 
 def _entry(*tags: str, body: bytes = b"{}") -> CachedResponse:
     return CachedResponse(200, (), body, (), frozenset(tags))
 
 
-def test_a_read_during_a_write_of_this_process_neither_serves_nor_clears() -> None:
-    """While a write is under way, a moved generation is left for the write to account for."""
+def test_a_catch_up_retires_only_the_tags_it_names() -> None:
+    """The journal's changes retire the answers sharing a tag with them, and no other."""
     cache = ResponseCache()
-    cache.put("kept", cache.begin(1) or 0, _entry("venue:1"))
-    cache.writing()
-    during = cache.begin(2)
-    cache.wrote(1, 2, frozenset({"venue:2"}))
-    assert (None, ["kept"]) == (during, cache.kept())
+    token = cache.caught_up(1, 10, None)
+    cache.put("venue", token, _entry("venue:1"), 1)
+    cache.put("other", token, _entry("venue:2"), 1)
+    assert cache.begin(2) is None  # the data moved: catch up before reading
+    cache.caught_up(2, 11, frozenset({"venue:1"}))
+    assert (["other"], 11) == (cache.kept(), cache.cursor)
 
 
-def test_a_moved_generation_after_a_refused_write_empties_the_cache() -> None:
-    """A refused write changed nothing: the move was another's, and retires everything."""
+def test_a_journal_that_cannot_say_empties_the_cache() -> None:
     cache = ResponseCache()
-    cache.put("gone", cache.begin(1) or 0, _entry("venue:1"))
-    cache.writing()
-    cache.failed()
-    cache.begin(2)
+    cache.put("gone", cache.caught_up(1, 10, None), _entry("venue:1"), 1)
+    cache.caught_up(2, 50, None)
     assert [] == cache.kept()
+
+
+def test_new_events_keep_only_the_lists_that_leave_them_out() -> None:
+    """With new events among the changes, the answers tagged ``all`` go unless they are event
+    lists that ``spared`` says show none of them."""
+    cache = ResponseCache()
+    token = cache.caught_up(1, 10, None)
+    listing = CachedResponse(200, (), b"[]", (), frozenset({ALL}), listing="venue=2")
+    cache.put("spared", token, listing, 1)
+    cache.put("shown", token, attrs.evolve(listing, listing="venue=1"), 1)
+    cache.put("index", token, _entry(ALL), 1)
+    cache.put("single", token, _entry("event:1"), 1)
+    cache.caught_up(2, 11, frozenset(), lambda query: query == "venue=2")
+    assert ["spared", "single"] == cache.kept()
+
+
+def test_an_answer_read_before_a_catch_up_is_not_kept() -> None:
+    """An answer built from data a write has since changed is never kept."""
+    cache = ResponseCache()
+    token = cache.caught_up(1, 10, None)
+    cache.caught_up(2, 11, frozenset({"venue:9"}))
+    cache.put("late", token, _entry("venue:1"), 2)
+    assert [] == cache.kept()
+
+
+def test_an_answer_read_after_the_data_moved_is_not_kept() -> None:
+    """An answer that may show a commit the view does not is not kept: the next catch-up
+    would take that commit's entries for changes to it."""
+    cache = ResponseCache()
+    token = cache.caught_up(1, 10, None)
+    cache.put("newer", token, _entry("venue:1"), 2)
+    cache.put("current", token, _entry("venue:1"), 1)
+    assert ["current"] == cache.kept()
 
 
 def test_the_cache_keeps_the_recently_used_within_its_bytes() -> None:
     """Past its byte budget the cache drops the least recently used answers first."""
     cache = ResponseCache(max_bytes=10)
-    token = cache.begin(1)
-    assert token is not None
-    cache.put("a", token, _entry(body=b"123456"))
-    cache.put("b", token, _entry(body=b"1234"))
+    token = cache.caught_up(1, 10, None)
+    cache.put("a", token, _entry(body=b"123456"), 1)
+    cache.put("b", token, _entry(body=b"1234"), 1)
     cache.get("a")
-    cache.put("c", token, _entry(body=b"1234"))
+    cache.put("c", token, _entry(body=b"1234"), 1)
     assert ["a", "c"] == cache.kept()

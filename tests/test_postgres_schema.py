@@ -38,6 +38,8 @@ def test_migrations_create_every_table(fresh: TestDatabase) -> None:
     engine = PostgresEngine(fresh.url)
     assert [
         "categories",
+        "changes",
+        "changes_horizon",
         "credentials",
         "data_generation",
         "event_block_counts",
@@ -64,7 +66,12 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
     """Opening a migrated database again applies nothing twice."""
     PostgresEngine(fresh.url).close()
     engine = PostgresEngine(fresh.url)
-    assert [(1, "initial"), (2, "import_keys"), (3, "window_counts")] == _versions(engine)
+    assert [
+        (1, "initial"),
+        (2, "import_keys"),
+        (3, "window_counts"),
+        (4, "change_journal"),
+    ] == _versions(engine)
     engine.close()
 
 
@@ -75,18 +82,19 @@ def test_newer_schema_refuses_to_open(fresh: TestDatabase) -> None:
     engine.close()
     with pytest.raises(
         StorageUnavailable,
-        match=r"schema is at version 7, newer than this events-calendar knows \(version 3\)",
+        match=r"schema is at version 7, newer than this events-calendar knows \(version 4\)",
     ):
         PostgresEngine(fresh.url)
 
 
 def test_failed_migration_writes_nothing(fresh: TestDatabase) -> None:
     """A migration that fails leaves no table and no version behind."""
-    broken = Migration(4, "broken", lambda: ["CREATE TABLE half (x int)", "SELECT nope"])
+    broken = Migration(5, "broken", lambda: ["CREATE TABLE half (x int)", "SELECT nope"])
     with pytest.raises(StorageUnavailable, match='column "nope" does not exist'):
         PostgresEngine(fresh.url, migrations=(*MIGRATIONS, broken))
     engine = PostgresEngine(fresh.url)
-    assert ([(1, "initial"), (2, "import_keys"), (3, "window_counts")], False) == (
+    versions = [(1, "initial"), (2, "import_keys"), (3, "window_counts"), (4, "change_journal")]
+    assert (versions, False) == (
         _versions(engine),
         "half" in _tables(engine),
     )

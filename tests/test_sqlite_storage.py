@@ -90,6 +90,7 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
             "0005_text_indexes_follow_text_updates",
             "0006_import_keys",
             "0007_window_counts",
+            "0008_change_journal",
         ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
 

@@ -261,11 +261,6 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--db-dir", type=Path, default=DEFAULT_DB_DIR)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument(
-        "--sole-writer",
-        action="store_true",
-        help="serve with --sole-writer: writes retire only the cached answers they change",
-    )
-    parser.add_argument(
         "--backend",
         default="sqlite",
         help="'sqlite' (a scratch copy of the file) or a postgresql:// URL: the same data in"
@@ -283,8 +278,8 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--write-share is 0..1 and --duration 1..300 s")
     if args.backend != "sqlite" and not is_postgres(args.backend):
         parser.error(f"--backend: 'sqlite' or a postgresql:// URL, not {args.backend!r}")
-    if not 1 <= args.workers <= 16 or (args.sole_writer and args.workers > 1):
-        parser.error("--workers is 1..16, and --sole-writer needs one worker")
+    if not 1 <= args.workers <= 16:
+        parser.error("--workers is 1..16")
     if args.read_only_too and 0.0 not in args.write_share:
         args.write_share.append(0.0)
     return args
@@ -308,7 +303,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         db_url = f"sqlite:///{scratch / 'mix.db'}"
     port, ceiling_port = free_port(), free_port()
     serve = _serve_command(db_url, port, workers=args.workers)
-    serve += ["--sole-writer"] if args.sole_writer else []
     api = Served("events-calendar serve", serve, scratch / "serve.log")
     ceiling = Served("ceiling", [], scratch / "ceiling.log")
     results: dict[str, Any] = {}

@@ -105,10 +105,7 @@ def _serve(args: argparse.Namespace) -> None:
     limits = _limits(args)
     url = args.db or default_url()
     _open(url, settings).close()  # fail fast, with one line, on a bad database or zone
-    if args.sole_writer and args.workers > 1:
-        raise _Fail("--sole-writer needs one worker: each worker writes to the database")
     os.environ.update(server.environment(url, settings, args.base_path, args.vendor, limits))
-    os.environ["EVENTS_CALENDAR_SOLE_WRITER"] = "1" if args.sole_writer else "0"
     base = f"http://{args.host}:{args.port}{args.base_path.rstrip('/')}/{args.vendor}/events/v1"
     print(f"Serving {url} at {base}/", flush=True)
     print(f"  curl {base}/events", flush=True)
@@ -294,12 +291,6 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--base-path", default="/wp-json")
     serve.add_argument("--vendor", default="tribe")
     serve.add_argument("--workers", type=int, default=1)
-    serve.add_argument(
-        "--sole-writer",
-        action="store_true",
-        help="nothing else writes to the database: a write keeps the cached answers it "
-        "cannot change (docs/http.md)",
-    )
     serve.add_argument(
         "--max-body",
         type=int,

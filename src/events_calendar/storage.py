@@ -21,6 +21,7 @@ from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Literal, Protocol, TypeVar, runtime_checkable
 
+from .changes import Changes
 from .queries import EventFilter, LinkedFilter, TermFilter
 from .records import Credential, Kind, Record, User
 
@@ -52,6 +53,17 @@ class Storage(Protocol):
         """A value that changes whenever stored data may have changed (any committed write,
         from this process or another); caches compare it to know they are still current.
         Inside an open transaction it equals nothing."""
+        ...
+
+    def generation_nowait(self) -> Hashable | None:
+        """``generation()`` if it can be read without waiting (on a lock, a disk, a
+        server), else ``None``: what an event loop may call inline."""
+        ...
+
+    def changes(self, since: int | None) -> Changes:
+        """The journal's entries committed after cursor ``since`` (``changes``), and the
+        cursor to ask from next; ``None`` asks only for the current cursor (its ``records``
+        are ``None``). Read after ``generation``, it holds at least the writes that moved it."""
         ...
 
     def close(self) -> None:

@@ -27,10 +27,11 @@ from collections.abc import (
 from contextlib import contextmanager
 from datetime import datetime
 from itertools import islice
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import attrs
 
+from ..changes import ANYTHING, KEPT, Change, Changes, Op
 from ..errors import Conflict
 from ..queries import EventFilter, LinkedFilter, TermFilter
 from ..records import (
@@ -61,6 +62,13 @@ _LINKS: tuple[tuple[str, Kind], ...] = (
 R = TypeVar("R", bound=Record)
 
 
+def _counted_terms(record: Record | None) -> set[tuple[Kind, int]]:
+    """The terms whose stored count includes this event (none for other records)."""
+    if not isinstance(record, Event) or record.status not in COUNTED_STATUSES:
+        return set()
+    return {("category", i) for i in record.categories} | {("tag", i) for i in record.tags}
+
+
 class MemoryBackend:
     """A ``Backend`` that keeps everything in process memory (``connect("memory://")``)."""
 
@@ -73,6 +81,11 @@ class MemoryBackend:
         self._lock = threading.RLock()
         self._generation = 0
         self._undo: list[list[Callable[[], None]]] = []
+        #: The change journal (``changes``): committed entries after ``_horizon``, and the
+        #: open transaction's entries, which its commit appends.
+        self._journal: list[Change] = []
+        self._horizon = 0
+        self._pending: list[Change] = []
         self._seq: dict[Family, int] = {"post": 0, "term": 0, "user": 0, "credential": 0}
         self._records: dict[Kind, dict[int, Record]] = {kind: {} for kind in KINDS}
         self._post_kind: dict[int, Kind] = {}
@@ -107,11 +120,39 @@ class MemoryBackend:
                 self._undo[-1].extend(done)
             elif done:
                 self._generation += 1
+                self._journal += self._pending
+                self._pending.clear()
+                if len(self._journal) > KEPT + 1024:
+                    self._horizon += len(self._journal) - KEPT
+                    del self._journal[:-KEPT]
 
     def generation(self) -> Hashable:
         """Changes whenever a write commits; inside an open transaction, equal to nothing."""
         with self._lock:
             return object() if self._undo else self._generation
+
+    def generation_nowait(self) -> Hashable | None:
+        """``generation()`` unless a writer holds the lock (``None`` then)."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            return object() if self._undo else self._generation
+        finally:
+            self._lock.release()
+
+    def changes(self, since: int | None) -> Changes:
+        with self._lock:
+            cursor = self._horizon + len(self._journal)
+            after = [] if since is None else self._journal[max(since - self._horizon, 0) :]
+            return Changes.of(cursor, self._horizon, since, after)
+
+    def _note(self, kind: Kind | Literal["*"], record_id: int, op: Op) -> None:
+        """Journal one touched row, as part of the open transaction."""
+        self._pending.append(Change(kind, record_id, op))
+        self._on_rollback(lambda: self._forget_note())
+
+    def _forget_note(self) -> None:
+        self._pending.pop()
 
     def _on_rollback(self, undo: Callable[[], None]) -> None:
         if self._undo:
@@ -168,6 +209,9 @@ class MemoryBackend:
         if record is not None:
             self._index(record)
         self._on_rollback(lambda: self._restore(kind, record_id, old))
+        self._note(kind, record_id, "insert" if old is None else "update" if record else "delete")
+        for term_kind, term_id in sorted(_counted_terms(old) ^ _counted_terms(record)):
+            self._note(term_kind, term_id, "update")  # its stored count moved
 
     def _restore(self, kind: Kind, record_id: int, old: Record | None) -> None:
         current = self._records[kind].get(record_id)
@@ -308,6 +352,7 @@ class MemoryBackend:
 
         put(record_id)
         self._on_rollback(lambda: put(old))
+        self._note(ANYTHING, 0, "update")  # a by-slug lookup may answer otherwise now
 
     def find_names(self, kind: Kind, names: Collection[str]) -> dict[str, list[int]]:
         with self._lock:
@@ -413,6 +458,7 @@ class MemoryBackend:
                 )
             self._users[user.id] = user
             self._on_rollback(lambda: self._forget_user(user.id))
+            self._note(ANYTHING, 0, "update")
 
     def _forget_user(self, user_id: int) -> None:
         self._users.pop(user_id, None)
@@ -441,6 +487,7 @@ class MemoryBackend:
                 self._credentials.update(gone)
 
             self._on_rollback(undo)
+            self._note(ANYTHING, 0, "update")
 
     def insert_credential(self, credential: Credential) -> None:
         with self.transaction():
@@ -448,6 +495,7 @@ class MemoryBackend:
                 raise Conflict("Credential for a missing user.")
             self._credentials[credential.secret_hash] = credential
             self._on_rollback(lambda: self._forget_credential(credential.secret_hash))
+            self._note(ANYTHING, 0, "update")
 
     def _forget_credential(self, secret_hash: str) -> None:
         self._credentials.pop(secret_hash, None)

@@ -26,6 +26,7 @@ import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool
 
+from ..changes import ANYTHING
 from ..errors import StorageUnavailable
 from ..records import Kind
 from .postgres_schema import BULK_LOAD_SETTING, MIGRATIONS, Migration, search_text
@@ -318,10 +319,11 @@ class PostgresBackend(SQLStore):
         slug index stays (slug allocation reads it; it guards uniqueness throughout). Term
         counts and the generation counter need nothing: their triggers run once per
         statement already. Day counts (migration 3) are raised once at the end, into an empty
-        table or not. Everything dropped is re-created from the database's own
-        definition of it (``pg_get_constraintdef``, ``pg_indexes``), so the schema ends up as
-        the migrations left it; PostgreSQL's DDL is transactional, so a failed load rolls the
-        drops back with the rows. The cost: dropping takes an exclusive lock on the events
+        table or not, and the change journal (4) gets one "anything" entry for the load, its
+        row inserts journaling nothing. Everything dropped is re-created from the database's
+        own definition of it (``pg_get_constraintdef``, ``pg_indexes``), so the schema ends
+        up as the migrations left it; PostgreSQL's DDL is transactional, so a failed load
+        rolls the drops back with the rows. The cost: dropping takes an exclusive lock on the events
         and link tables until the load commits, so readers of the (empty) calendar wait for
         it rather than seeing it empty. Into a calendar with events nothing is dropped.
         """
@@ -333,6 +335,7 @@ class PostgresBackend(SQLStore):
         if engine.execute("SELECT EXISTS (SELECT 1 FROM events)").scalar():
             yield
             self._raise_day_counts(first)
+            self._journal_load()
             return
         links = [link.table for link in LINKS.values()]
         foreign = engine.execute(
@@ -359,6 +362,13 @@ class PostgresBackend(SQLStore):
         for table, name, definition in foreign:
             engine.execute(f"ALTER TABLE {quote(table)} ADD CONSTRAINT {quote(name)} {definition}")
         self._raise_day_counts(first)
+        self._journal_load()
+
+    def _journal_load(self) -> None:
+        """The load's one journal entry (its row inserts journal nothing): "anything"."""
+        self.engine.execute(
+            "INSERT INTO changes VALUES (journal_generation(), ?, 0, 'insert')", [ANYTHING]
+        )
 
     def _defer_day_counts(self) -> int:
         """Turn the day-count insert triggers off for the rest of the load's transaction

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import attrs
 
+from ..changes import ANYTHING, KEPT
 from ..queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
 from ..records import Kind
 from ..statuses import COUNTED_STATUSES
@@ -300,8 +301,82 @@ def _window_counts() -> list[str]:
     ]
 
 
+def _change_journal() -> list[str]:
+    """The change journal (``changes``): each committed write's touched rows, kept by
+    statement triggers from their transition tables, so writes from any process or tool are
+    in it. An entry's ``seq`` is its transaction's generation: every writing transaction
+    bumps ``data_generation`` first, holding that row's lock until it commits, so
+    generations follow commit order and a reader that sees one has seen every lower one.
+    A link row is journaled as its event; a term whose stored count moves is an updated
+    term. Writes of users, credentials and former slugs, and truncations, are journaled as
+    "anything"; so is a bulk load, once, at its end (its row inserts are skipped). Every
+    1,024th generation prunes entries more than ``changes.KEPT`` generations old."""
+    sql = [
+        "CREATE TABLE changes (seq BIGINT NOT NULL, kind TEXT NOT NULL,"
+        " record_id BIGINT NOT NULL, op TEXT NOT NULL)",
+        "CREATE INDEX changes_seq ON changes (seq)",
+        "CREATE TABLE changes_horizon (seq BIGINT NOT NULL)",
+        "INSERT INTO changes_horizon VALUES (0)",
+        "CREATE FUNCTION journal_generation() RETURNS BIGINT LANGUAGE plpgsql AS $$"
+        " DECLARE g BIGINT; BEGIN"
+        " UPDATE data_generation SET value = value + 1, xact = txid_current()"
+        " WHERE xact IS DISTINCT FROM txid_current();"
+        " SELECT value INTO g FROM data_generation;"
+        f" IF g % 1024 = 0 THEN DELETE FROM changes WHERE seq <= g - {KEPT};"
+        f" UPDATE changes_horizon SET seq = greatest(seq, g - {KEPT}); END IF;"
+        " RETURN g; END $$",
+        _function(
+            "journal_anything",
+            [f"INSERT INTO changes VALUES (journal_generation(), '{ANYTHING}', 0, 'update')"],
+        ),
+    ]
+    journaled = [
+        *((table, kind, "id") for kind, table in TABLES.items()),
+        *((link.table, "event", "event_id") for link in LINKS.values()),
+    ]
+    for table, kind, column in journaled:
+        name = f"{table}_journal"
+        insert, delete = ("insert", "delete") if column == "id" else ("update", "update")
+        rows = f"SELECT journal_generation(), '{kind}', r.{column}"
+        sql += [
+            _function(
+                name,
+                [
+                    f"IF TG_OP = 'INSERT' THEN {_SKIP_IN_BULK_LOAD};"
+                    f" INSERT INTO changes {rows}, '{insert}' FROM new_rows r;"
+                    f" ELSIF TG_OP = 'DELETE' THEN"
+                    f" INSERT INTO changes {rows}, '{delete}' FROM old_rows r;"
+                    f" ELSE INSERT INTO changes {rows}, 'update' FROM"
+                    f" (SELECT {column} FROM old_rows UNION SELECT {column} FROM new_rows) r;"
+                    " END IF"
+                ],
+            ),
+            *(
+                f'CREATE TRIGGER "{name}_{action.lower()}" AFTER {action} ON "{table}"'
+                f' REFERENCING {sides} FOR EACH STATEMENT EXECUTE FUNCTION "{name}"()'
+                for action, sides in (
+                    ("INSERT", "NEW TABLE AS new_rows"),
+                    ("DELETE", "OLD TABLE AS old_rows"),
+                    ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+                )
+            ),
+        ]
+    sql += [
+        f'CREATE TRIGGER "{table}_journal" AFTER INSERT OR UPDATE OR DELETE ON "{table}"'
+        " FOR EACH STATEMENT EXECUTE FUNCTION journal_anything()"
+        for table in ("slug_aliases", "users", "credentials")
+    ]
+    sql += [
+        f'CREATE TRIGGER "{table}_journal_truncate" AFTER TRUNCATE ON "{table}"'
+        " FOR EACH STATEMENT EXECUTE FUNCTION journal_anything()"
+        for table in DATA_TABLES
+    ]
+    return sql
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _initial),
     Migration(2, "import_keys", _import_keys),
     Migration(3, "window_counts", _window_counts),
+    Migration(4, "change_journal", _change_journal),
 )

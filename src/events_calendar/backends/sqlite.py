@@ -25,6 +25,7 @@ from typing import Any, ClassVar, TypeVar
 
 from sqlite_utils import Database
 
+from ..changes import ANYTHING
 from ..errors import Conflict, StorageUnavailable
 from ..queries import fold
 from ..records import Kind
@@ -35,7 +36,7 @@ from .sql.errors import DriverErrors, translate, translating
 from .sql.schema import LINKS
 from .sql.store import SQLStore
 from .sql.window_counts import raise_counts
-from .sqlite_schema import MIGRATIONS, WINDOW_COUNT_TRIGGERS
+from .sqlite_schema import JOURNAL_INSERT_TRIGGERS, MIGRATIONS, WINDOW_COUNT_TRIGGERS
 
 __all__ = ["SQLiteBackend", "SQLiteDialect", "SQLiteEngine"]
 
@@ -327,6 +328,20 @@ class SQLiteEngine(Engine):
             (version,) = self._watch.execute("PRAGMA data_version").fetchone()
         return int(version)
 
+    def generation_nowait(self) -> Hashable | None:
+        """A file's ``data_version``, unless another thread is reading it: the watching
+        connection only reads the WAL index in shared memory, which waits for no writer.
+        A private in-memory database's count sits behind the writer's lock: ``None``."""
+        if self._watch is None or self._owner == threading.get_ident():
+            return None
+        if not self._watch_lock.acquire(blocking=False):
+            return None
+        try:
+            (version,) = self._watch.execute("PRAGMA data_version").fetchone()
+        finally:
+            self._watch_lock.release()
+        return int(version)
+
     def close(self) -> None:
         with self._readers_lock:
             for reader in self._readers:
@@ -373,13 +388,14 @@ class SQLiteBackend(SQLStore):
         """Inside the caller's write transaction: what many event inserts may build once, at
         the end, rather than row by row (``bulk.BulkLoading``).
 
-        Always, the term-count triggers (migration 0004) and the search index's insert
-        trigger are dropped for the load; at its end the search index takes the load's
-        events in one statement (FTS5 merges far less than batch by batch) and the counts
-        go up once, from the links of those events. Into an empty events table the
-        secondary indexes of the events and link tables go too, and are built once from
-        the loaded rows (sorted index builds), except the unique slug index, which slug
-        allocation reads and which guards uniqueness throughout.
+        Always, the term-count triggers (migration 0004), the search index's insert trigger
+        and the change journal's insert triggers (0008) are dropped for the load; at its end
+        the search index takes the load's events in one statement (FTS5 merges far less than
+        batch by batch), the counts go up once, from the links of those events, and the
+        journal gets one "anything" entry. Into an empty events table the secondary indexes
+        of the events and link tables go too, and are built once from the loaded rows
+        (sorted index builds), except the unique slug index, which slug allocation reads and
+        which guards uniqueness throughout.
 
         Everything dropped is re-created from its own text in ``sqlite_master``, so the
         schema ends up exactly as the migrations left it. SQLite's DDL is transactional: a
@@ -391,7 +407,12 @@ class SQLiteBackend(SQLStore):
             return
         engine = self.engine
         empty = engine.execute("SELECT NOT EXISTS (SELECT 1 FROM events)").scalar() == 1
-        names = [*_COUNT_TRIGGERS, *WINDOW_COUNT_TRIGGERS, "events_fts_insert"]
+        names = [
+            *_COUNT_TRIGGERS,
+            *WINDOW_COUNT_TRIGGERS,
+            *JOURNAL_INSERT_TRIGGERS,
+            "events_fts_insert",
+        ]
         tables = ["events", *(link.table for link in LINKS.values())]
         marks = ", ".join("?" * len(tables))
         indexes = (
@@ -431,6 +452,9 @@ class SQLiteBackend(SQLStore):
             engine.execute(sql, params)
         for _, sql in triggers:
             engine.execute(sql)
+        engine.execute(  # one entry for the load, not one per row: "anything changed"
+            "INSERT INTO changes (kind, record_id, op) VALUES (?, 0, 'insert')", [ANYTHING]
+        )
 
     def _raise_term_counts(self, first: int, last: int) -> None:
         """What the dropped count triggers would have done for the events with ids from

@@ -16,12 +16,13 @@ from __future__ import annotations
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from ..changes import ANYTHING, KEPT
 from ..queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
 from ..records import RECORD_CLASSES, Kind
 from .sql.schema import LINKS, TABLES, Link, column_names, columns
 from .sql.window_counts import KEY_COLUMNS, add_events, add_links, counted_links, create_tables
 
-__all__ = ["LINK_TABLES", "MIGRATIONS", "WINDOW_COUNT_TRIGGERS"]
+__all__ = ["JOURNAL_INSERT_TRIGGERS", "LINK_TABLES", "MIGRATIONS", "WINDOW_COUNT_TRIGGERS"]
 
 #: Event link field -> (link table, column naming the linked record), as the migrations
 #: below spell it (they are history: a migration never changes once released).
@@ -344,3 +345,56 @@ def _window_counts(db: Database) -> None:
     for sql in add_events(dialect, "events"):
         db.execute(sql)
     db.execute(add_links(dialect, counted_links("events")))
+
+
+#: Record tables and the kind their rows are, then link tables (an event's), for the journal.
+_JOURNALED: tuple[tuple[str, str, str], ...] = (
+    *((table, kind, "id") for kind, table in TABLES.items()),
+    *((link.table, "event", "event_id") for link in LINKS.values()),
+)
+#: The journal's insert triggers, which a bulk load sets aside (it journals "anything").
+JOURNAL_INSERT_TRIGGERS: tuple[str, ...] = tuple(
+    f"{table}_journal_insert" for table, _, _ in _JOURNALED
+)
+
+
+@MIGRATIONS(name="0008_change_journal")
+def _change_journal(db: Database) -> None:
+    """The change journal (``changes``): each committed write's touched rows, in commit
+    order (one writer at a time, and ``AUTOINCREMENT`` never reuses a number), kept by
+    triggers so that writes from any process or tool are in it. A link row is journaled as
+    its event; a term whose stored count moves is an updated term (the count triggers update
+    its row). Writes of users, credentials and former slugs are journaled as "anything".
+    Every 1,024th entry prunes those more than ``changes.KEPT`` behind it and moves the
+    horizon, the number up to which entries are gone."""
+    db.execute(
+        "CREATE TABLE changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL,"
+        " record_id INTEGER NOT NULL, op TEXT NOT NULL)"
+    )
+    db.execute("CREATE TABLE changes_horizon (seq INTEGER NOT NULL)")
+    db.execute("INSERT INTO changes_horizon VALUES (0)")
+    db.execute(
+        "CREATE TRIGGER changes_prune AFTER INSERT ON changes WHEN new.seq % 1024 = 0 BEGIN"
+        f" DELETE FROM changes WHERE seq <= new.seq - {KEPT};"
+        f" UPDATE changes_horizon SET seq = max(seq, new.seq - {KEPT}); END"
+    )
+    for table, kind, column in _JOURNALED:
+        for action, ref, op in (("insert", "new", "insert"), ("delete", "old", "delete")):
+            op = op if column == "id" else "update"  # a link row: its event changed
+            db.execute(
+                f"CREATE TRIGGER [{table}_journal_{action}] AFTER {action.upper()} ON [{table}]"
+                f" BEGIN INSERT INTO changes (kind, record_id, op)"
+                f" VALUES ('{kind}', {ref}.[{column}], '{op}'); END"
+            )
+        db.execute(
+            f"CREATE TRIGGER [{table}_journal_update] AFTER UPDATE ON [{table}] BEGIN"
+            f" INSERT INTO changes (kind, record_id, op) SELECT '{kind}', old.[{column}], 'update'"
+            f" UNION SELECT '{kind}', new.[{column}], 'update'; END"
+        )
+    for table in ("slug_aliases", "users", "credentials"):
+        for action in ("insert", "update", "delete"):
+            db.execute(
+                f"CREATE TRIGGER [{table}_journal_{action}] AFTER {action.upper()} ON [{table}]"
+                f" BEGIN INSERT INTO changes (kind, record_id, op)"
+                f" VALUES ('{ANYTHING}', 0, 'update'); END"
+            )

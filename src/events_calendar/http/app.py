@@ -169,16 +169,13 @@ def create_app(
     base_path: str = "/wp-json",
     vendor: str = "tribe",
     cache: bool = True,
-    sole_writer: bool = False,
     limits: HttpLimits | None = None,
     fragments: bool = True,
 ) -> Starlette:
     """An ASGI app serving ``calendar`` at ``{base_path}/{vendor}/events/v1``.
 
-    ``cache`` keeps answers to anonymous reads until a write changes them (``http.cache``);
-    a write empties it, unless ``sole_writer`` promises that nothing else writes to the
-    database (one worker, no imports or scripts meanwhile): then a write through this app
-    retires only the answers it can change;
+    ``cache`` keeps answers to anonymous reads until a write changes them (``http.cache``):
+    a write, from this app or anywhere else, retires only the answers it can change;
     ``limits`` caps request sizes and failed sign-ins (``http.limits``; defaults when omitted);
     ``fragments`` keeps each listed event's wire object for the next list showing the same
     values (``http.fragments``: keyed by every value shown, so never stale).
@@ -196,7 +193,6 @@ def create_app(
                 CacheAnonymousReads,
                 calendar=calendar,
                 enabled=cache,
-                sole_writer=sole_writer,
                 root=f"{base_path}/{namespace}",
             ),
         ],

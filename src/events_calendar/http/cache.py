@@ -1,17 +1,15 @@
-"""A response cache for anonymous reads, invalidated by what a write can change.
+"""A response cache for anonymous reads, retired by what each write changed.
 
 Most traffic to a public calendar is the same few anonymous reads (the default event list,
 popular events). Their answers depend only on the request, the stored data and the day, so an
 answer can be served again until a write changes what it shows.
 
-Two kinds of writes retire entries:
-
-- a write **through this process** (``CacheAnonymousReads`` sees it go by) retires only the
-  entries that depend on what it touched (``cache_tags``): every list, and the single
-  records it wrote or that embed them; the others survive it;
-- a write from **anywhere else** (another worker, process or machine on the same database) is
-  seen only as a change of the backend's ``generation()``: the cache keeps the generation it
-  last accounted for (its *view*), and any other value empties it.
+Writes are seen as a change of the backend's ``generation()``, whoever made them (this
+worker, another worker, process or machine on the same database, a script). The cache keeps
+the generation it last accounted for (its *view*) and a cursor in the storage's change journal
+(``changes``); when the generation moves, the entries journaled since the cursor say what the
+writes touched, and only the answers depending on that are retired (``cache_tags``). A
+journal that cannot say (pruned past the cursor, a bulk load) empties the cache.
 
 What is never cached: requests with credentials or a ``password`` parameter, and requests whose
 answer depends on the time of day rather than the day (relative date phrases such as
@@ -27,6 +25,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 
 import attrs
+
+from .cache_tags import ALL
 
 __all__ = ["CachedResponse", "ResponseCache", "cacheable"]
 
@@ -77,12 +77,12 @@ class ResponseCache:
     thousand popular URLs fit in the default 64 MiB, where a count of entries would not say
     how much memory lists of 36 kB and single events of 4 kB take.
 
-    ``begin`` is called with the backend's generation before each cacheable read: a value
-    other than the view empties the cache (a write from elsewhere). Its token is given back
-    to ``put``, which keeps the answer only if nothing was retired meanwhile, so an answer
-    built from data a write has since changed is never kept. ``writing`` and ``wrote`` frame
-    a write through this process: ``wrote`` retires the entries with the tags the write
-    touched, then takes the generation after the write as its view.
+    ``begin`` is called with the backend's generation before each cacheable read: a token
+    for ``put`` while the generation is the view, else ``None``, and the caller brings the
+    cache up to date with ``caught_up`` (the journal's changes since ``cursor``) first.
+    ``put`` keeps an answer only if nothing was retired since its token was given and the
+    generation after the answer was read is still the view: every kept answer shows the
+    data of the view, no newer, which is what the next catch-up's entries are changes to.
     """
 
     def __init__(self, max_bytes: int = 64 * 2**20) -> None:
@@ -93,7 +93,8 @@ class ResponseCache:
         self._lock = threading.Lock()
         self._view: Hashable = object()  # equal to no generation
         self._epoch = 0
-        self._writing = 0  # writes through this process under way
+        #: The journal cursor the view stands for (``None`` before the first catch-up).
+        self.cursor: int | None = None
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -104,27 +105,38 @@ class ResponseCache:
             return list(self._entries)
 
     def begin(self, generation: Hashable) -> int | None:
-        """Account for ``generation`` (emptying the cache if it moved); the token for
-        ``put``, or ``None`` while a write through this process is under way and the data
-        moved: that write's own commit, most likely, which it will account for itself, so
-        the read is answered from storage, and neither served nor kept here."""
+        """The token for ``put`` while ``generation`` is the view; ``None`` when the data
+        moved since, and ``caught_up`` must account for it first."""
         with self._lock:
-            if generation != self._view:
-                if self._writing:
-                    return None
+            return self._epoch if generation == self._view else None
+
+    def caught_up(
+        self,
+        generation: Hashable,
+        cursor: int,
+        tags: frozenset[str] | None,
+        spared: Callable[[str], bool] | None = None,
+    ) -> int:
+        """Account for the changes up to journal ``cursor``, whose data ``generation``
+        stands for: retire the answers with one of ``tags`` (everything for ``None``), and,
+        when new events are among the changes, every other answer tagged ``ALL`` but the
+        event lists ``spared`` says show none of them. Returns the token for ``put``."""
+        with self._lock:
+            if tags is None:
                 self._clear()
-                self._view = generation
+            else:
+                for tag in tags:
+                    for key in list(self._tagged.get(tag, ())):
+                        self._drop(key)
+                if spared is not None:
+                    for key in list(self._tagged.get(ALL, ())):
+                        listing = self._entries[key].listing
+                        if listing is None or not spared(listing):
+                            self._drop(key)
+            self._epoch += 1
+            self._view = generation
+            self.cursor = cursor
             return self._epoch
-
-    def writing(self) -> None:
-        """A write through this process starts: ``wrote`` or ``failed`` must follow."""
-        with self._lock:
-            self._writing += 1
-
-    def failed(self) -> None:
-        """The write refused: it changed nothing (a change seen meanwhile is another's)."""
-        with self._lock:
-            self._writing -= 1
 
     def get(self, key: Hashable) -> CachedResponse | None:
         with self._lock:
@@ -133,10 +145,11 @@ class ResponseCache:
                 self._entries.move_to_end(key)
             return found
 
-    def put(self, key: Hashable, token: int, value: CachedResponse) -> None:
-        """Keep ``value`` unless anything was retired since ``begin`` gave ``token``."""
+    def put(self, key: Hashable, token: int, value: CachedResponse, generation: Hashable) -> None:
+        """Keep ``value``, read at ``generation`` (taken after it was read), unless the
+        data moved from the view or anything was retired since ``begin`` gave ``token``."""
         with self._lock:
-            if token != self._epoch:
+            if token != self._epoch or generation != self._view:
                 return
             self._drop(key)
             self._entries[key] = value
@@ -145,28 +158,6 @@ class ResponseCache:
             self._bytes += len(value.body)
             while self._bytes > self._max:
                 self._drop(next(iter(self._entries)))
-
-    def wrote(
-        self,
-        before: Hashable,
-        after: Hashable,
-        tags: frozenset[str] | None,
-        spared: Callable[[CachedResponse], bool] | None = None,
-    ) -> None:
-        """A write through this process committed between generations ``before`` and
-        ``after``: retire what depends on ``tags`` but what ``spared`` says it left as it
-        was (everything for ``None``, or when the data had already moved before the write)."""
-        with self._lock:
-            self._writing -= 1
-            if tags is None or before != self._view:
-                self._clear()
-            else:
-                for tag in tags:
-                    for key in list(self._tagged.get(tag, ())):
-                        if spared is None or not spared(self._entries[key]):
-                            self._drop(key)
-                self._epoch += 1
-            self._view = after
 
     def _drop(self, key: Hashable) -> None:
         entry = self._entries.pop(key, None)
@@ -184,4 +175,3 @@ class ResponseCache:
         self._entries.clear()
         self._tagged.clear()
         self._bytes = 0
-        self._epoch += 1

@@ -1,35 +1,40 @@
-"""What a cached answer depends on, and what a write through this process can change.
+"""What a cached answer depends on, and what a journaled change retires.
 
-Both are sets of tags (strings); a write retires every cached answer sharing a tag with it
-(``cache.ResponseCache.wrote``). The rules are conservative: anything not recognised here
-(an unknown path, a body that is not the expected JSON) is treated as depending on, or
-changing, everything.
+Both are sets of tags (strings); a change retires every cached answer sharing a tag with it
+(``cache.ResponseCache.caught_up``). The changes come from the storage's journal
+(``changes``), so writes through any worker, process or tool are accounted for alike. The rules
+are conservative: anything not recognised here (an unknown path, a body that is not the
+expected JSON) is treated as depending on everything.
 
 - ``all``: every answer other than a single venue, organizer, category, tag or event by id:
   lists of every kind (their items, order and totals change with nearly any write), the
-  by-slug routes, the index, the documentation and the feed. Every write retires them.
-- ``<kind>:<id>``: a single record's own answer.
-- ``counts``: a single category or tag, whose ``count`` moves with event writes.
-- ``embeds:<kind>:<id>``: a single event embedding that venue, organizer, category or tag;
-  ``embeds:terms``: a single event embedding any category or tag (an embedded term carries
-  its ``count``, which an update or delete of any event in it may change).
+  by-slug routes, the index, the documentation and the feed. Every change retires them, but
+  a new event retires only the event lists that may show it (``spared_lists``).
+- ``<kind>:<id>``: a single record's own answer (a term's carries its stored count, which
+  the journal reports as an update of the term when it moves).
+- ``embeds:<kind>:<id>``: a single event embedding that venue, organizer, category or tag.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import date, timedelta
 from typing import Any
 from urllib.parse import parse_qsl
 
-__all__ = ["ALL", "event_list", "read_tags", "spared_lists", "write_tags"]
+import attrs
+import orjson
+
+from ..changes import ANYTHING, Change
+from ..queries import EVENT_SEARCH_FIELDS
+from ..records import Event
+from ..statuses import Status
+
+__all__ = ["ALL", "change_tags", "event_list", "read_tags", "spared_lists"]
 
 ALL = "all"
-_COUNTS = "counts"
-_ANY_TERM = "embeds:terms"
 _KINDS = {
     "events": "event",
     "venues": "venue",
@@ -38,13 +43,12 @@ _KINDS = {
     "tags": "tag",
 }
 _SINGLE = re.compile(r"/(events|venues|organizers|categories|tags)/(\d+)/?")
-_COLLECTION = re.compile(r"/(events|venues|organizers|categories|tags)/?")
 _EVENTS = re.compile(r"/events/?")
 #: A search this module can judge: one word of ASCII letters and digits, which a search
 #: reads as that one word (stopwords included: a search of nothing else keeps it).
 _WORD = re.compile(r"[A-Za-z0-9]{1,40}")
 #: More than any zone's offset: a window's dates are days in the calendar's zone, an event's
-#: answer gives its times in UTC.
+#: instants are in UTC.
 _MARGIN = timedelta(days=2)
 
 
@@ -60,103 +64,94 @@ def read_tags(path: str, body: bytes) -> frozenset[str]:
         return frozenset({ALL})
     kind, record = _KINDS[match[1]], int(match[2])
     own = f"{kind}:{record}"
-    if kind in ("category", "tag"):
-        return frozenset({own, _COUNTS})
     if kind != "event":
         return frozenset({own})
     embedded = _linked(body)
     if embedded is None:
         return frozenset({ALL})
-    tags = {own, *(f"embeds:{k}:{i}" for k, i in embedded)}
-    if any(k in ("category", "tag") for k, _ in embedded):
-        tags.add(_ANY_TERM)
+    return frozenset({own, *(f"embeds:{k}:{i}" for k, i in embedded)})
+
+
+def change_tags(changes: Iterable[Change], created: Collection[int]) -> frozenset[str] | None:
+    """The tags the journal's ``changes`` retire (``None``: everything), leaving out the rows
+    of the events in ``created``, new since the cache's cursor, which ``spared_lists``
+    judges."""
+    tags = set()
+    for change in changes:
+        if change.kind == ANYTHING:
+            return None
+        if change.kind == "event" and change.record_id in created:
+            continue
+        own = f"{change.kind}:{change.record_id}"
+        tags |= {ALL, own} if change.kind == "event" else {ALL, own, f"embeds:{own}"}
     return frozenset(tags)
 
 
-def write_tags(method: str, path: str, body: bytes) -> frozenset[str] | None:
-    """The tags a successful write (``method`` on ``path``, answered ``body``) may have
-    changed; ``None`` when that cannot be told (everything is retired then)."""
-    single, collection = _SINGLE.fullmatch(path), _COLLECTION.fullmatch(path)
-    if single is None and (collection is None or method != "POST"):
-        return None
-    kind = _KINDS[(single or collection)[1]]  # type: ignore[index]
-    data = _json(body)
-    record = int(single[2]) if single else data.get("id") if isinstance(data, dict) else None
-    if not isinstance(record, int) or isinstance(record, bool):
-        return None
-    tags = {ALL, f"{kind}:{record}"}
-    if kind in ("category", "tag"):  # counts, parents and embedded copies all may move
-        return frozenset(tags | {_COUNTS, _ANY_TERM, f"embeds:{kind}:{record}"})
-    if kind != "event":
-        return frozenset(tags | {f"embeds:{kind}:{record}"})
-    linked = _linked(body)
-    if linked is None:
-        return None
-    # The event's linked records, as the write left them: an event write may create or edit
-    # them inline. Its terms' counts move; on an update or delete, so may those of the terms
-    # it had before, which the answer does not name.
-    tags |= {_COUNTS, *(f"{k}:{i}" for k, i in linked), *(f"embeds:{k}:{i}" for k, i in linked)}
-    if single is not None:
-        tags.add(_ANY_TERM)
-    return frozenset(tags)
-
-
-def spared_lists(method: str, path: str, body: bytes) -> Callable[[str], bool] | None:
-    """For an event created with no category or tag (no term's count moves, and an event
-    write never edits an existing venue or organizer), whether an event list with a given
-    query string certainly leaves the new event out, so its answer is as it was; ``None``
-    for every other write (no list is spared). A list leaves it out when a venue, organizer
-    or term filter names none of its links, an absolute window ends days before it starts or
-    starts days after it ends, or a one-word search is in none of its texts (a search
-    matches substrings of the title, excerpt and description, ``queries``)."""
-    data = _json(body)
-    if method != "POST" or not event_list(path) or not isinstance(data, dict):
-        return None
-    linked = _linked(body)
-    if linked is None or any(kind in ("category", "tag") for kind, _ in linked):
-        return None
-    try:
-        starts = date.fromisoformat(str(data["utc_start_date"])[:10])
-        ends = date.fromisoformat(str(data["utc_end_date"])[:10])
-    except (KeyError, ValueError):
-        return None
-    venues = {i for k, i in linked if k == "venue"}
-    organizers = {i for k, i in linked if k == "organizer"}
-    text = _searched_text(data)
+def spared_lists(created: Sequence[Event]) -> Callable[[str], bool]:
+    """For events new since the cache's cursor (as stored now), whether an event list with a
+    given query string certainly shows none of them, so its answer is as it was. A list
+    leaves an event out when it is not published (anonymous lists show no other), or a
+    venue, organizer or term filter names none of its links, an absolute window ends days
+    before it starts or starts days after it ends, or a one-word search is in none of its
+    texts (a search matches substrings of the title, excerpt and description, ``queries``).
+    What else the new events changed (their terms' counts) the journal reports apart."""
+    shown = [_Shown.of(event) for event in created if event.status is Status.PUBLISH]
 
     def spared(query: str) -> bool:
+        if not shown:
+            return True
         raw: dict[str, list[str]] = {}
         for name, value in parse_qsl(query, keep_blank_values=True):
             raw.setdefault(name.removesuffix("[]"), []).append(value)
         asked = {
             name: [v for value in values for v in value.split(",")] for name, values in raw.items()
         }
-        ids = {name: _positive_ids(values) for name, values in asked.items()}
         word = raw["search"][0].strip() if len(raw.get("search", [])) == 1 else ""
-        if text is not None and _WORD.fullmatch(word) and word.lower() not in text:
-            return True
-        if ids.get("venue") and not ids["venue"] & venues:
-            return True
-        if ids.get("organizer") and not ids["organizer"] & organizers:
-            return True
-        if ids.get("categories") or ids.get("tags"):
-            return True  # the new event has none
-        first, last = _day(asked.get("start_date")), _day(asked.get("end_date"))
-        return (first is not None and ends < first - _MARGIN) or (
-            last is not None and starts > last + _MARGIN
-        )
+        return all(event.left_out(asked, word) for event in shown)
 
     return spared
 
 
-def _searched_text(data: dict[str, Any]) -> str | None:
-    """An event's title, excerpt and description as a search reads them (lower-cased,
-    ``queries.fold``), with accents also taken off so that no database's folding can find a
-    word this text lacks; ``None`` if the answer does not carry them."""
-    fields = [data.get(name) for name in ("title", "excerpt", "description")]
-    if not all(isinstance(field, str) for field in fields):
-        return None
-    decomposed = unicodedata.normalize("NFKD", "\n".join(map(str, fields)).lower())
+@attrs.frozen
+class _Shown:
+    """What an event list's filters read of a new event: its UTC days, links and text."""
+
+    starts: date
+    ends: date
+    links: dict[str, set[int]]
+    text: str
+
+    @classmethod
+    def of(cls, event: Event) -> _Shown:
+        links = {
+            "venue": set(event.venue),
+            "organizer": set(event.organizer),
+            "categories": set(event.categories),
+            "tags": set(event.tags),
+        }
+        texts = "\n".join(str(getattr(event, name)) for name in EVENT_SEARCH_FIELDS)
+        return cls(event.utc_start_date.date(), event.utc_end_date.date(), links, _folded(texts))
+
+    def left_out(self, asked: dict[str, list[str]], word: str) -> bool:
+        if _WORD.fullmatch(word) and word.lower() not in self.text:
+            return True
+        for name in ("venue", "organizer"):
+            ids = _positive_ids(asked.get(name, []))
+            if ids and not ids & self.links[name]:
+                return True
+        terms = self.links["categories"] | self.links["tags"]
+        if not terms and any(_positive_ids(asked.get(name, [])) for name in ("categories", "tags")):
+            return True  # a term filter shows only events with terms (child terms included)
+        first, last = _day(asked.get("start_date")), _day(asked.get("end_date"))
+        return (first is not None and self.ends < first - _MARGIN) or (
+            last is not None and self.starts > last + _MARGIN
+        )
+
+
+def _folded(text: str) -> str:
+    """Text as a search reads it (lower-cased, ``queries.fold``), with accents also taken
+    off so that no database's folding can find a word this text lacks."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
@@ -179,8 +174,8 @@ def _day(values: list[str] | None) -> date | None:
 
 def _json(body: bytes) -> Any:
     try:
-        return json.loads(body)
-    except ValueError:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
         return None
 
 

@@ -4,12 +4,13 @@
 routes, handlers and cache only ever see a GET. ``CacheAnonymousReads`` answers anonymous reads
 from ``cache.ResponseCache``, keeps the 200 answers it lets through with their validators
 (``ETag``, ``Last-Modified``, ``Cache-Control``; a matching ``If-None-Match`` is answered 304),
-and watches the writes that go through it so each retires only what it can change
-(``cache_tags``).
+and, when the data moved, reads the storage's change journal so that each write, from
+wherever it came, retires only what it can change (``cache_tags``).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Hashable
 from datetime import date
 
@@ -19,15 +20,17 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..calendar import Calendar
+from ..records import Event
 from .cache import CachedResponse, ResponseCache, cacheable
-from .cache_tags import ALL, event_list, read_tags, spared_lists, write_tags
+from .cache_tags import ALL, change_tags, event_list, read_tags, spared_lists
 from .conditional import not_modified, validators
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
 
-_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: The request headers (as ASGI gives them: lower-case bytes) that make a GET conditional.
 _CONDITIONS = frozenset({b"if-none-match", b"if-modified-since"})
+#: A catch-up: the view, the journal cursor, the tags retired, the lists new events spare.
+_CatchUp = tuple[Hashable, int, frozenset[str] | None, Callable[[str], bool] | None]
 
 
 class HeadAsGet:
@@ -77,15 +80,17 @@ async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], bod
 class CacheAnonymousReads:
     """Answers anonymous, cacheable GETs from the cache until a write changes them."""
 
-    def __init__(
-        self, app: ASGIApp, *, calendar: Calendar, enabled: bool, root: str, sole_writer: bool
-    ) -> None:
+    #: New events looked up, at most, to spare the lists that do not show them; past that
+    #: the writes are a bulk change, and every list goes.
+    SPARE_AT_MOST = 64
+
+    def __init__(self, app: ASGIApp, *, calendar: Calendar, enabled: bool, root: str) -> None:
         self.app = app
         self.calendar = calendar
         self.enabled = enabled
         self.root = root
-        self.sole_writer = sole_writer
         self.cache = ResponseCache()
+        self._catching_up = asyncio.Lock()
 
     def _key(self, request: Request) -> tuple[str, str, str, str, date] | None:
         """The key of an anonymous read the cache may answer, else ``None``."""
@@ -99,47 +104,64 @@ class CacheAnonymousReads:
         return path[len(self.root) :] if path.startswith(self.root) else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not self.enabled or scope["type"] != "http":
-            await self.app(scope, receive, send)
-        elif scope["method"] in _WRITES:
-            await self._write(scope, receive, send)
-        elif scope["method"] == "GET" and (key := self._key(Request(scope))) is not None:
+        if (
+            self.enabled
+            and scope["type"] == "http"
+            and scope["method"] == "GET"
+            and (key := self._key(Request(scope))) is not None
+        ):
             await self._read(scope, receive, send, key)
         else:
             await self.app(scope, receive, send)
 
     async def _generation(self) -> Hashable:
-        # Asking storage may wait (a server round trip, a lock): never on the event loop.
-        return await run_in_threadpool(self.calendar.backend.generation)
+        """Inline when storage can say without waiting (a thread hop costs more than a
+        cached answer); else asked in a thread, never waiting on the event loop."""
+        backend = self.calendar.backend
+        found = backend.generation_nowait()
+        return found if found is not None else await run_in_threadpool(backend.generation)
 
-    async def _write(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass a write through, then retire what it touched (on success; a failed write
-        changes nothing, and a change from elsewhere is caught by the next generation)."""
-        before = await self._generation()
-        self.cache.writing()
-        answer = _Answer()
-        try:
-            await self.app(scope, receive, answer)
-            after = await self._generation()
-        except BaseException:
-            self.cache.wrote(before, object(), None)  # what it did is unknown: start afresh
-            raise
-        if 200 <= answer.status < 300:
-            # Only a sole writer may retire selectively: storage generations cannot tell its
-            # own commit from another process's landing at the same moment (docs/http.md).
-            touched = self._touched(scope, answer) if self.sole_writer else (None, None)
-            self.cache.wrote(before, after, *touched)
-        else:
-            self.cache.failed()
-        await _send(send, answer.status, answer.headers, answer.body)
+    async def _token(self) -> int:
+        """A token for ``ResponseCache.put``, after accounting for any write committed
+        since the cache's view. One read at a time catches up; the others wait for it."""
+        generation = await self._generation()
+        token = self.cache.begin(generation)
+        if token is not None:
+            return token
+        async with self._catching_up:
+            token = self.cache.begin(generation)
+            if token is not None:
+                return token
+            return self.cache.caught_up(
+                *await run_in_threadpool(self._changes, generation, self.cache.cursor)
+            )
+
+    def _changes(self, generation: Hashable, cursor: int | None) -> _CatchUp:
+        """What the journal says changed since ``cursor``, read between ``generation`` and
+        a second look at it: the view to take, the new cursor, the tags to retire, and for
+        new events which lists they leave as they were. If a commit landed meanwhile, the
+        journal may hold more than ``generation`` shows: the view taken then matches no
+        generation, so the next read catches up again, from the new cursor."""
+        backend = self.calendar.backend
+        changes = backend.changes(cursor)
+        tags: frozenset[str] | None = None
+        spared = None
+        if changes.records is not None:
+            created = {
+                c.record_id for c in changes.records if c.kind == "event" and c.op == "insert"
+            }
+            if len(created) > self.SPARE_AT_MOST:
+                created = set()
+            tags = change_tags(changes.records, created)
+            if created:
+                spared = spared_lists(list(backend.get_many(Event, sorted(created)).values()))
+        view = generation if backend.generation() == generation else object()
+        return view, changes.cursor, tags, spared
 
     async def _read(
         self, scope: Scope, receive: Receive, send: Send, key: tuple[str, str, str, str, date]
     ) -> None:
-        token = self.cache.begin(await self._generation())
-        if token is None:
-            await self.app(scope, receive, send)
-            return
+        token = await self._token()
         hit = self.cache.get(key)
         if hit is None:
             answer = _Answer()
@@ -148,7 +170,9 @@ class CacheAnonymousReads:
                 await _send(send, answer.status, answer.headers, answer.body)
                 return
             hit = self._kept(scope["path"], answer, key[3])
-            self.cache.put(key, token, hit)
+            # Kept only if built from the view's data: a commit landing before the answer was
+            # read would be one the next catch-up retires from answers of the view alone.
+            self.cache.put(key, token, hit, await self._generation())
         headers = list(hit.raw_headers)
         conditional = any(name in _CONDITIONS for name, _ in scope["headers"])
         if conditional and not_modified(Headers(scope=scope), dict(hit.validators)):
@@ -156,21 +180,6 @@ class CacheAnonymousReads:
             await _send(send, 304, kept, b"")
         else:
             await _send(send, hit.status, headers, hit.body)
-
-    def _touched(
-        self, scope: Scope, answer: _Answer
-    ) -> tuple[frozenset[str] | None, Callable[[CachedResponse], bool] | None]:
-        """What a successful write may have changed (``None``: anything), and which of the
-        kept answers it touches it certainly left as they were."""
-        path, method = self._below_root(scope["path"]), scope["method"]
-        if path is None:
-            return None, None
-        spared = spared_lists(method, path, answer.body)
-
-        def left(entry: CachedResponse) -> bool:
-            return entry.listing is not None and spared is not None and spared(entry.listing)
-
-        return write_tags(method, path, answer.body), None if spared is None else left
 
     def _kept(self, path: str, answer: _Answer, query: str) -> CachedResponse:
         """A 200 answer as it is kept: with validators of its own unless it brought some

@@ -2,7 +2,6 @@
 
 ``events-calendar serve`` writes its options into ``EVENTS_CALENDAR_*`` variables
 (``EVENTS_CALENDAR_RESPONSE_CACHE=0`` turns the anonymous-read cache off,
-``EVENTS_CALENDAR_SOLE_WRITER=1`` is ``create_app(sole_writer=True)``,
 ``EVENTS_CALENDAR_FRAGMENT_CACHE=0`` is ``create_app(fragments=False)``; ``..._MAX_BODY``,
 ``..._MAX_URL`` and ``..._SIGN_IN_*`` carry ``HttpLimits``) and asks
 uvicorn for ``app_from_environment`` as a factory: with ``--workers N`` every worker process
@@ -65,7 +64,6 @@ def app_from_environment() -> Starlette:
         base_path=env.get(f"{_PREFIX}BASE_PATH", "/wp-json"),
         vendor=env.get(f"{_PREFIX}VENDOR", "tribe"),
         cache=env.get(f"{_PREFIX}RESPONSE_CACHE", "1") != "0",
-        sole_writer=env.get(f"{_PREFIX}SOLE_WRITER", "0") == "1",
         limits=limits_from_environment(),
         fragments=env.get(f"{_PREFIX}FRAGMENT_CACHE", "1") != "0",
     )

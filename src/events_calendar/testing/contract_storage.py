@@ -100,6 +100,61 @@ class StorageContract(ContractBase):
         with store.transaction():
             assert store.generation() != store.generation()
 
+    def test_generation_nowait_is_the_generation_or_nothing(self, store: Backend) -> None:
+        """Read without waiting, the generation is the one ``generation()`` gives, or
+        ``None`` (the backend cannot say without waiting); never a value of its own."""
+        store.insert([_venue(store, "Hall")])
+        found = store.generation_nowait()
+        assert found is None or found == store.generation()
+
+    def test_the_journal_names_each_row_a_commit_touched(self, cal: ec.Calendar) -> None:
+        """``changes`` after a cursor: the records written, the event whose links moved, and
+        the terms whose stored counts moved; a rolled-back write journals nothing."""
+        backend = cal.backend
+        start = backend.changes(None)
+        venue = cal.venues.create(venue="Hall")
+        music = cal.categories.create(name="Music")
+        when = {"start_date": "2031-06-01 10:00:00", "end_date": "2031-06-01 12:00:00"}
+        event = cal.events.create(title="Gala", venue=venue.id, categories=[music.id], **when)
+        created = backend.changes(start.cursor)
+
+        def undone() -> None:
+            with backend.transaction():
+                cal.venues.create(venue="Undone")
+                raise Conflict("roll back")
+
+        with pytest.raises(Conflict):
+            undone()
+        cal.events.update(event.id, categories=[])
+        moved = backend.changes(created.cursor)
+        seen = {
+            name: {(c.kind, c.record_id, c.op) for c in changes.records or ()}
+            for name, changes in (("created", created), ("moved", moved))
+        }
+        assert {
+            ("venue", venue.id, "insert"),
+            ("category", music.id, "insert"),
+            ("event", event.id, "insert"),
+        } <= seen["created"]
+        assert {("event", event.id, "update"), ("category", music.id, "update")} <= seen["moved"]
+        assert not {c for c in seen["moved"] if c[0] == "venue"}  # the undone venue
+        assert (None, True) == (start.records, created.cursor < moved.cursor)
+
+    def test_the_journal_answers_anything_for_what_it_does_not_itemise(
+        self, cal: ec.Calendar
+    ) -> None:
+        """A user added is not itemised (nor is a cursor from before the journal's horizon):
+        the answer is "anything may have changed"."""
+        backend = cal.backend
+        start = backend.changes(None)
+        cal.users.create("editor", role="editor")
+        later = backend.changes(None)
+        assert (None, (), None) == (
+            backend.changes(start.cursor).records,
+            backend.changes(later.cursor).records,
+            backend.changes(-1).records,
+        )
+
     def test_a_taken_slug_is_refused_and_writes_nothing(self, store: Backend) -> None:
         """Two venues with one slug: ``Conflict``, and the second is not stored."""
         store.insert([_venue(store, "Hall", slug="hall")])

@@ -69,5 +69,10 @@ class Engine(ABC):
         """A value that changes whenever a write commits, from any connection, process or
         machine; inside an open transaction of this engine, equal to nothing."""
 
+    def generation_nowait(self) -> Hashable | None:
+        """``generation()`` if it can be read without waiting on a lock, a disk or a
+        server, else ``None``: an event loop may then read it inline."""
+        return None
+
     @abstractmethod
     def close(self) -> None: ...

@@ -21,6 +21,7 @@ from collections.abc import (
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
+from ...changes import Change, Changes
 from ...converters import make_storage_converter
 from ...errors import Conflict
 from ...records import (
@@ -46,6 +47,8 @@ __all__ = ["SQLStore"]
 
 R = TypeVar("R", bound=Record)
 
+#: Journal entries read at most in one catch-up (``changes``).
+_JOURNAL_READ = 4096
 #: Ids per statement when a list of ids is sent to the database.
 CHUNK = 900
 
@@ -79,6 +82,31 @@ class SQLStore:
 
     def generation(self) -> Hashable:
         return self.engine.generation()
+
+    def generation_nowait(self) -> Hashable | None:
+        return self.engine.generation_nowait()
+
+    def changes(self, since: int | None) -> Changes:
+        """The journal (SQLite migration 0008, PostgreSQL 4) after ``since``: its rows, then
+        its horizon, in that order, so that a prune in between shows as one. More entries
+        than ``_JOURNAL_READ`` are answered as "anything", which costs less than reading
+        them all for a cache that would retire nearly everything anyway."""
+        rows: list[Change] = []
+        if since is not None:
+            found = self._run(
+                "SELECT seq, kind, record_id, op FROM changes WHERE seq > ? ORDER BY seq"
+                f" LIMIT {_JOURNAL_READ + 1}",
+                [since],
+            ).rows
+            rows = [Change(kind, record_id, op) for _, kind, record_id, op in found]
+            if len(found) <= _JOURNAL_READ:
+                cursor = max([since, *(seq for seq, *_ in found)])
+                horizon = int(self._run("SELECT seq FROM changes_horizon").scalar())
+                return Changes.of(cursor, horizon, since, rows)
+        cursor = self._run(
+            "SELECT coalesce(max(seq), (SELECT seq FROM changes_horizon)) FROM changes"
+        ).scalar()
+        return Changes(int(cursor), None)
 
     def close(self) -> None:
         self.engine.close()
