@@ -23,7 +23,7 @@ from tests.http_helpers import NOW, SITE, basic
 import events_calendar as ec
 from events_calendar.http import create_app
 from events_calendar.http.cache import CachedResponse, ResponseCache
-from events_calendar.http.cache_tags import ALL
+from events_calendar.http.cache_tags import ALL, SHOWS_EVENTS
 from events_calendar.http.middleware import CacheAnonymousReads
 from events_calendar.testing.postgres import test_database
 
@@ -287,14 +287,19 @@ def test_serve_s_fragment_switch_reaches_the_app(
 
 
 def test_a_new_event_keeps_the_lists_that_leave_it_out(served: Served) -> None:
-    """A new event with no terms keeps the cached lists whose filters exclude it."""
+    """A new event with no terms keeps the cached event lists whose filters exclude it, and
+    the lists of other kinds."""
     ids = _ids(served)
     spared = [f"/events?venue={ids['v2']}", "/events?start_date=2031-02-01&end_date=2031-02-28"]
     for url in [*spared, f"/events?venue={ids['v1']}", "/events"]:
         served.send(served.cached, "GET", url)
+    for url in ("/venues", "/organizers"):
+        served.send(served.cached, "GET", url)
     served.write("POST", "/events", {"title": "New", **when, "venue": ids["v1"]})
-    served.send(served.cached, "GET", "/venues")
-    assert sorted([*spared, "/venues"]) == _cached_paths(served.cached)
+    served.send(served.cached, "GET", "/categories")
+    assert sorted([*spared, "/venues", "/organizers", "/categories"]) == _cached_paths(
+        served.cached
+    )
 
 
 def _entry(*tags: str, body: bytes = b"{}") -> CachedResponse:
@@ -320,17 +325,19 @@ def test_a_journal_that_cannot_say_empties_the_cache() -> None:
 
 
 def test_new_events_keep_only_the_lists_that_leave_them_out() -> None:
-    """With new events among the changes, the answers tagged ``all`` go unless they are event
-    lists that ``spared`` says show none of them."""
+    """With new events among the changes, the answers that may show events go unless they
+    are event lists that ``spared`` says show none of them; venue lists and the like stay."""
     cache = ResponseCache()
     token = cache.caught_up(1, 10, None)
-    listing = CachedResponse(200, (), b"[]", (), frozenset({ALL}), listing="venue=2")
+    tags = frozenset({ALL, SHOWS_EVENTS})
+    listing = CachedResponse(200, (), b"[]", (), tags, listing="venue=2")
     cache.put("spared", token, listing, 1)
     cache.put("shown", token, attrs.evolve(listing, listing="venue=1"), 1)
-    cache.put("index", token, _entry(ALL), 1)
+    cache.put("feed", token, _entry(ALL, SHOWS_EVENTS), 1)
+    cache.put("venues", token, _entry(ALL), 1)
     cache.put("single", token, _entry("event:1"), 1)
     cache.caught_up(2, 11, frozenset(), lambda query: query == "venue=2")
-    assert ["spared", "single"] == cache.kept()
+    assert ["spared", "venues", "single"] == cache.kept()
 
 
 def test_an_answer_read_before_a_catch_up_is_not_kept() -> None:

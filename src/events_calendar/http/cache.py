@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable, Mapping
 
 import attrs
 
-from .cache_tags import ALL
+from .cache_tags import SHOWS_EVENTS
 
 __all__ = ["CachedResponse", "ResponseCache", "cacheable"]
 
@@ -119,8 +119,9 @@ class ResponseCache:
     ) -> int:
         """Account for the changes up to journal ``cursor``, whose data ``generation``
         stands for: retire the answers with one of ``tags`` (everything for ``None``), and,
-        when new events are among the changes, every other answer tagged ``ALL`` but the
-        event lists ``spared`` says show none of them. Returns the token for ``put``."""
+        when new events are among the changes, every other answer that may show events
+        (``SHOWS_EVENTS``) but the event lists ``spared`` says show none of them. Returns the
+        token for ``put``."""
         with self._lock:
             if tags is None:
                 self._clear()
@@ -129,7 +130,7 @@ class ResponseCache:
                     for key in list(self._tagged.get(tag, ())):
                         self._drop(key)
                 if spared is not None:
-                    for key in list(self._tagged.get(ALL, ())):
+                    for key in list(self._tagged.get(SHOWS_EVENTS, ())):
                         listing = self._entries[key].listing
                         if listing is None or not spared(listing):
                             self._drop(key)

@@ -9,7 +9,11 @@ expected JSON) is treated as depending on everything.
 - ``all``: every answer other than a single venue, organizer, category, tag or event by id:
   lists of every kind (their items, order and totals change with nearly any write), the
   by-slug routes, the index, the documentation and the feed. Every change retires them, but
-  a new event retires only the event lists that may show it (``spared_lists``).
+  a new event only those that may show it.
+- ``shows-events``: the answers tagged ``all`` that a new event can change: all but the
+  venue, organizer, category and tag lists and by-slug routes (a new event's own rows change
+  none of them; the terms whose counts it moves are journaled apart). Of these, a new event
+  keeps the event lists whose filters leave it out (``spared_lists``).
 - ``<kind>:<id>``: a single record's own answer (a term's carries its stored count, which
   the journal reports as an update of the term when it moves).
 - ``embeds:<kind>:<id>``: a single event embedding that venue, organizer, category or tag.
@@ -32,9 +36,10 @@ from ..queries import EVENT_SEARCH_FIELDS
 from ..records import Event
 from ..statuses import Status
 
-__all__ = ["ALL", "change_tags", "event_list", "read_tags", "spared_lists"]
+__all__ = ["ALL", "SHOWS_EVENTS", "change_tags", "event_list", "read_tags", "spared_lists"]
 
 ALL = "all"
+SHOWS_EVENTS = "shows-events"
 _KINDS = {
     "events": "event",
     "venues": "venue",
@@ -44,6 +49,8 @@ _KINDS = {
 }
 _SINGLE = re.compile(r"/(events|venues|organizers|categories|tags)/(\d+)/?")
 _EVENTS = re.compile(r"/events/?")
+#: Answers of other kinds than events that show no event: their lists and by-slug routes.
+_NO_EVENTS = re.compile(r"/(venues|organizers|categories|tags)(/by-slug/[^/]+)?/?")
 #: A search this module can judge: one word of ASCII letters and digits, which a search
 #: reads as that one word (stopwords included: a search of nothing else keeps it).
 _WORD = re.compile(r"[A-Za-z0-9]{1,40}")
@@ -61,7 +68,7 @@ def read_tags(path: str, body: bytes) -> frozenset[str]:
     """The tags of a 200 answer to an anonymous GET of ``path`` (below the API root)."""
     match = _SINGLE.fullmatch(path)
     if match is None:
-        return frozenset({ALL})
+        return frozenset({ALL} if _NO_EVENTS.fullmatch(path) else {ALL, SHOWS_EVENTS})
     kind, record = _KINDS[match[1]], int(match[2])
     own = f"{kind}:{record}"
     if kind != "event":
