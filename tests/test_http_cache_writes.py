@@ -17,7 +17,9 @@ from typing import Any
 
 import attrs
 import httpx
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 from tests.http_helpers import NOW, SITE, basic
 
 import events_calendar as ec
@@ -152,6 +154,11 @@ WRITES: dict[str, Callable[[dict[str, int]], Write]] = {
         "POST",
         "/events",
         {"title": "Café Néon", "description": "<p>Îsland night</p>", **when},
+    ),
+    "create a draft event": lambda i: (
+        "POST",
+        "/events",
+        {"title": "New", **when, "status": "draft", "venue": i["v1"]},
     ),
     "create an event with an inline venue": lambda i: (
         "POST",
@@ -302,6 +309,17 @@ def test_a_new_event_keeps_the_lists_that_leave_it_out(served: Served) -> None:
     )
 
 
+def test_a_new_draft_keeps_every_event_list(served: Served) -> None:
+    """Anonymous lists show published events only: a new draft changes none of them."""
+    ids = _ids(served)
+    kept = ["/events", f"/events?venue={ids['v1']}", "/events?search=new"]
+    for url in kept:
+        served.send(served.cached, "GET", url)
+    served.write("POST", "/events", {"title": "New", **when, "status": "draft"})
+    served.send(served.cached, "GET", "/venues")
+    assert sorted([*kept, "/venues"]) == _cached_paths(served.cached)
+
+
 def _entry(*tags: str, body: bytes = b"{}") -> CachedResponse:
     return CachedResponse(200, (), body, (), frozenset(tags))
 
@@ -368,3 +386,29 @@ def test_the_cache_keeps_the_recently_used_within_its_bytes() -> None:
     cache.get("a")
     cache.put("c", token, _entry(body=b"1234"), 1)
     assert ["a", "c"] == cache.kept()
+
+
+@hypothesis.settings(max_examples=min(hypothesis.settings().max_examples, 15))
+@hypothesis.given(
+    writes=st.lists(st.tuples(st.sampled_from(list(WRITES)), st.booleans()), max_size=4)
+)
+def test_no_read_is_stale_after_any_sequence_of_writes(
+    tmp_path_factory: pytest.TempPathFactory, writes: list[tuple[str, bool]]
+) -> None:
+    """Writes of every kind, each through the cached app or another connection, with the
+    cache read (and refilled) between them: every answer stays as an uncached one."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('cal') / 'cal.db'}"
+    site = Served(url)
+    other = Served(url, password=site.password)
+    try:
+        ids = _ids(site)
+        urls = _urls(ids)
+        _stale(site, urls)
+        stale = []
+        for case, elsewhere in writes:
+            (other if elsewhere else site).write(*WRITES[case](ids))
+            stale += [(case, found) for found in _stale(site, urls)]
+        assert [] == stale
+    finally:
+        other.cal.close()
+        site.cal.close()
