@@ -337,20 +337,19 @@ def _change_journal() -> list[str]:
     for table, kind, column in journaled:
         name = f"{table}_journal"
         insert, delete = ("insert", "delete") if column == "id" else ("update", "update")
-        rows = f"SELECT journal_generation(), '{kind}', r.{column}"
+        rows = f"SELECT g, '{kind}', r.{column}"  # the generation read once per statement
         sql += [
-            _function(
-                name,
-                [
-                    f"IF TG_OP = 'INSERT' THEN {_SKIP_IN_BULK_LOAD};"
-                    f" INSERT INTO changes {rows}, '{insert}' FROM new_rows r;"
-                    f" ELSIF TG_OP = 'DELETE' THEN"
-                    f" INSERT INTO changes {rows}, '{delete}' FROM old_rows r;"
-                    f" ELSE INSERT INTO changes {rows}, 'update' FROM"
-                    f" (SELECT {column} FROM old_rows UNION SELECT {column} FROM new_rows) r;"
-                    " END IF"
-                ],
-            ),
+            f'CREATE FUNCTION "{name}"() RETURNS trigger LANGUAGE plpgsql AS $$'
+            f" DECLARE g BIGINT; BEGIN"
+            f" IF TG_OP = 'INSERT' THEN {_SKIP_IN_BULK_LOAD}; END IF;"
+            " g := journal_generation();"
+            f" IF TG_OP = 'INSERT' THEN"
+            f" INSERT INTO changes {rows}, '{insert}' FROM new_rows r;"
+            f" ELSIF TG_OP = 'DELETE' THEN"
+            f" INSERT INTO changes {rows}, '{delete}' FROM old_rows r;"
+            f" ELSE INSERT INTO changes {rows}, 'update' FROM"
+            f" (SELECT {column} FROM old_rows UNION SELECT {column} FROM new_rows) r;"
+            " END IF; RETURN NULL; END $$",
             *(
                 f'CREATE TRIGGER "{name}_{action.lower()}" AFTER {action} ON "{table}"'
                 f' REFERENCING {sides} FOR EACH STATEMENT EXECUTE FUNCTION "{name}"()'
