@@ -113,3 +113,57 @@ def test_generation_nowait_does_not_wait_for_a_writer(scheme: str, tmp_path: Pat
     expected = None if scheme == "memory" else before
     assert (expected, True) == (during, backend.generation_nowait() != before)
     cal.close()
+
+
+@pytest.mark.parametrize("scheme", ["sqlite", "postgresql"])
+def test_a_reader_following_the_journal_misses_no_commit_of_concurrent_writers(
+    scheme: str, tmp_path: Path
+) -> None:
+    """Two connections write at once while a third follows the journal cursor to cursor:
+    every record either wrote is among the entries it read. A journal numbered in an order
+    other than commit order would let the reader's cursor pass an entry not yet committed."""
+    if scheme == "sqlite":
+        url = f"sqlite:///{tmp_path / 'cal.db'}"
+    else:
+        database = test_database()
+        database.reset()
+        url = database.url
+    reader = ec.connect(url)
+    writers = [ec.connect(url) for _ in range(2)]
+    written: list[int] = []
+    seen: set[int] = set()
+    done = threading.Event()
+
+    def write(cal: ec.Calendar) -> None:
+        for _ in range(40):
+            venues = _venues(cal.backend, 1)
+            cal.backend.insert(venues)
+            written.append(venues[0].id)
+
+    start = reader.backend.changes(None).cursor
+
+    def follow() -> None:
+        cursor = start
+        while True:
+            last = done.is_set()
+            changes = reader.backend.changes(cursor)
+            assert changes.records is not None
+            seen.update(c.record_id for c in changes.records if c.kind == "venue")
+            cursor = changes.cursor
+            if last:
+                return
+
+    follower = threading.Thread(target=follow)
+    follower.start()
+    threads = [threading.Thread(target=write, args=(cal,)) for cal in writers]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        done.set()
+        follower.join()
+        for cal in (reader, *writers):
+            cal.close()
+    assert (80, set()) == (len(written), set(written) - seen)
