@@ -25,7 +25,7 @@ from tests.http_helpers import NOW, SITE, basic
 import events_calendar as ec
 from events_calendar.http import create_app
 from events_calendar.http.cache import CachedResponse, ResponseCache
-from events_calendar.http.cache_tags import ALL, SHOWS_EVENTS
+from events_calendar.http.cache_tags import ALL, SHOWS_EVENTS, Listing
 from events_calendar.http.middleware import CacheAnonymousReads
 from events_calendar.testing.postgres import test_database
 
@@ -348,13 +348,13 @@ def test_new_events_keep_only_the_lists_that_leave_them_out() -> None:
     cache = ResponseCache()
     token = cache.caught_up(1, 10, None)
     tags = frozenset({ALL, SHOWS_EVENTS})
-    listing = CachedResponse(200, (), b"[]", (), tags, listing="venue=2")
+    listing = CachedResponse(200, (), b"[]", (), tags, listing=Listing.of("venue=2"))
     cache.put("spared", token, listing, 1)
-    cache.put("shown", token, attrs.evolve(listing, listing="venue=1"), 1)
+    cache.put("shown", token, attrs.evolve(listing, listing=Listing.of("venue=1")), 1)
     cache.put("feed", token, _entry(ALL, SHOWS_EVENTS), 1)
     cache.put("venues", token, _entry(ALL), 1)
     cache.put("single", token, _entry("event:1"), 1)
-    cache.caught_up(2, 11, frozenset(), lambda query: query == "venue=2")
+    cache.caught_up(2, 11, frozenset(), lambda listing: listing.venues == {2})
     assert ["spared", "venues", "single"] == cache.kept()
 
 

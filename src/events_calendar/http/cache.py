@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable, Mapping
 
 import attrs
 
-from .cache_tags import SHOWS_EVENTS
+from .cache_tags import SHOWS_EVENTS, Listing
 
 __all__ = ["CachedResponse", "ResponseCache", "cacheable"]
 
@@ -62,7 +62,7 @@ class CachedResponse:
     body: bytes
     validators: tuple[tuple[str, str], ...]
     tags: frozenset[str]
-    listing: str | None = None
+    listing: Listing | None = None
     #: ``headers`` as ASGI sends them, encoded once.
     raw_headers: tuple[tuple[bytes, bytes], ...] = attrs.field(init=False)
 
@@ -115,7 +115,7 @@ class ResponseCache:
         generation: Hashable,
         cursor: int,
         tags: frozenset[str] | None,
-        spared: Callable[[str], bool] | None = None,
+        spared: Callable[[Listing], bool] | None = None,
     ) -> int:
         """Account for the changes up to journal ``cursor``, whose data ``generation``
         stands for: retire the answers with one of ``tags`` (everything for ``None``), and,

@@ -36,7 +36,15 @@ from ..queries import EVENT_SEARCH_FIELDS
 from ..records import Event
 from ..statuses import Status
 
-__all__ = ["ALL", "SHOWS_EVENTS", "change_tags", "event_list", "read_tags", "spared_lists"]
+__all__ = [
+    "ALL",
+    "SHOWS_EVENTS",
+    "Listing",
+    "change_tags",
+    "event_list",
+    "read_tags",
+    "spared_lists",
+]
 
 ALL = "all"
 SHOWS_EVENTS = "shows-events"
@@ -94,19 +102,20 @@ def change_tags(changes: Iterable[Change], created: Collection[int]) -> frozense
     return frozenset(tags)
 
 
-def spared_lists(created: Sequence[Event]) -> Callable[[str], bool]:
-    """For events new since the cache's cursor (as stored now), whether an event list with a
-    given query string certainly shows none of them, so its answer is as it was. A list
-    leaves an event out when it is not published (anonymous lists show no other), or a
-    venue, organizer or term filter names none of its links, an absolute window ends days
-    before it starts or starts days after it ends, or a one-word search is in none of its
-    texts (a search matches substrings of the title, excerpt and description, ``queries``).
-    What else the new events changed (their terms' counts) the journal reports apart."""
-    shown = [_Shown.of(event) for event in created if event.status is Status.PUBLISH]
+@attrs.frozen
+class Listing:
+    """What ``spared_lists`` reads of an event list's query string, parsed once, when the
+    answer is kept: a catch-up judges every kept list against each new event."""
 
-    def spared(query: str) -> bool:
-        if not shown:
-            return True
+    word: str  # a one-word search this module can judge, lower-cased, or ""
+    venues: frozenset[int]
+    organizers: frozenset[int]
+    terms: bool  # a category or tag filter naming ids
+    first: date | None  # an absolute start_date
+    last: date | None  # an absolute end_date
+
+    @classmethod
+    def of(cls, query: str) -> Listing:
         raw: dict[str, list[str]] = {}
         for name, value in parse_qsl(query, keep_blank_values=True):
             raw.setdefault(name.removesuffix("[]"), []).append(value)
@@ -114,7 +123,28 @@ def spared_lists(created: Sequence[Event]) -> Callable[[str], bool]:
             name: [v for value in values for v in value.split(",")] for name, values in raw.items()
         }
         word = raw["search"][0].strip() if len(raw.get("search", [])) == 1 else ""
-        return all(event.left_out(asked, word) for event in shown)
+        return cls(
+            word=word.lower() if _WORD.fullmatch(word) else "",
+            venues=_positive_ids(asked.get("venue", [])),
+            organizers=_positive_ids(asked.get("organizer", [])),
+            terms=any(_positive_ids(asked.get(name, [])) for name in ("categories", "tags")),
+            first=_day(asked.get("start_date")),
+            last=_day(asked.get("end_date")),
+        )
+
+
+def spared_lists(created: Sequence[Event]) -> Callable[[Listing], bool]:
+    """For events new since the cache's cursor (as stored now), whether an event list with a
+    given query (``Listing``) certainly shows none of them, so its answer is as it was. A
+    list leaves an event out when it is not published (anonymous lists show no other), or a
+    venue, organizer or term filter names none of its links, an absolute window ends days
+    before it starts or starts days after it ends, or a one-word search is in none of its
+    texts (a search matches substrings of the title, excerpt and description, ``queries``).
+    What else the new events changed (their terms' counts) the journal reports apart."""
+    shown = [_Shown.of(event) for event in created if event.status is Status.PUBLISH]
+
+    def spared(listing: Listing) -> bool:
+        return all(event.left_out(listing) for event in shown)
 
     return spared
 
@@ -125,31 +155,33 @@ class _Shown:
 
     starts: date
     ends: date
-    links: dict[str, set[int]]
+    venues: frozenset[int]
+    organizers: frozenset[int]
+    terms: bool
     text: str
 
     @classmethod
     def of(cls, event: Event) -> _Shown:
-        links = {
-            "venue": set(event.venue),
-            "organizer": set(event.organizer),
-            "categories": set(event.categories),
-            "tags": set(event.tags),
-        }
         texts = "\n".join(str(getattr(event, name)) for name in EVENT_SEARCH_FIELDS)
-        return cls(event.utc_start_date.date(), event.utc_end_date.date(), links, _folded(texts))
+        return cls(
+            starts=event.utc_start_date.date(),
+            ends=event.utc_end_date.date(),
+            venues=frozenset(event.venue),
+            organizers=frozenset(event.organizer),
+            terms=bool(event.categories or event.tags),
+            text=_folded(texts),
+        )
 
-    def left_out(self, asked: dict[str, list[str]], word: str) -> bool:
-        if _WORD.fullmatch(word) and word.lower() not in self.text:
+    def left_out(self, listing: Listing) -> bool:
+        if listing.word and listing.word not in self.text:
             return True
-        for name in ("venue", "organizer"):
-            ids = _positive_ids(asked.get(name, []))
-            if ids and not ids & self.links[name]:
-                return True
-        terms = self.links["categories"] | self.links["tags"]
-        if not terms and any(_positive_ids(asked.get(name, [])) for name in ("categories", "tags")):
+        if listing.venues and not listing.venues & self.venues:
+            return True
+        if listing.organizers and not listing.organizers & self.organizers:
+            return True
+        if listing.terms and not self.terms:
             return True  # a term filter shows only events with terms (child terms included)
-        first, last = _day(asked.get("start_date")), _day(asked.get("end_date"))
+        first, last = listing.first, listing.last
         return (first is not None and self.ends < first - _MARGIN) or (
             last is not None and self.starts > last + _MARGIN
         )
@@ -162,12 +194,12 @@ def _folded(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
-def _positive_ids(values: list[str]) -> set[int]:
+def _positive_ids(values: list[str]) -> frozenset[int]:
     """The ids a filter asks for, or none at all unless every value is a positive id."""
     stripped = [v.strip() for v in values]
     if not stripped or not all(v.isdigit() and int(v) > 0 for v in stripped):
-        return set()
-    return {int(v) for v in stripped}
+        return frozenset()
+    return frozenset(int(v) for v in stripped)
 
 
 def _day(values: list[str] | None) -> date | None:

@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..calendar import Calendar
 from ..records import Event
 from .cache import CachedResponse, ResponseCache, cacheable
-from .cache_tags import ALL, change_tags, event_list, read_tags, spared_lists
+from .cache_tags import ALL, Listing, change_tags, event_list, read_tags, spared_lists
 from .conditional import not_modified, validators
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
@@ -30,7 +30,7 @@ __all__ = ["CacheAnonymousReads", "HeadAsGet"]
 #: The request headers (as ASGI gives them: lower-case bytes) that make a GET conditional.
 _CONDITIONS = frozenset({b"if-none-match", b"if-modified-since"})
 #: A catch-up: the view, the journal cursor, the tags retired, the lists new events spare.
-_CatchUp = tuple[Hashable, int, frozenset[str] | None, Callable[[str], bool] | None]
+_CatchUp = tuple[Hashable, int, frozenset[str] | None, Callable[[Listing], bool] | None]
 
 
 class HeadAsGet:
@@ -123,12 +123,15 @@ class CacheAnonymousReads:
 
     async def _token(self) -> int:
         """A token for ``ResponseCache.put``, after accounting for any write committed
-        since the cache's view. One read at a time catches up; the others wait for it."""
+        since the cache's view. One read at a time catches up; the others wait for it, then
+        read the generation again: the one they read before waiting may be older than the
+        view the catch-up took, and catching up to it would set the view back."""
         generation = await self._generation()
         token = self.cache.begin(generation)
         if token is not None:
             return token
         async with self._catching_up:
+            generation = await self._generation()
             token = self.cache.begin(generation)
             if token is not None:
                 return token
@@ -199,5 +202,6 @@ class CacheAnonymousReads:
         if below is None:
             tags, listing = frozenset({ALL}), None
         else:
-            tags, listing = read_tags(below, body), query if event_list(below) else None
+            tags = read_tags(below, body)
+            listing = Listing.of(query) if event_list(below) else None
         return CachedResponse(200, headers, body, checked, tags, listing)
