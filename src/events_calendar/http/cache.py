@@ -54,8 +54,8 @@ def cacheable(query: Mapping[str, str], has_credentials: bool) -> bool:
 @attrs.frozen
 class CachedResponse:
     """A kept answer: what is sent again, the validators a conditional GET is judged by, the
-    tags (``cache_tags``) of what it depends on, and for an event list its query string (a
-    new event its filters exclude leaves it as it is)."""
+    tags (``cache_tags``) of what it depends on, and for an event list its parsed query
+    (``cache_tags.Listing``: a new event its filters exclude leaves it as it is)."""
 
     status: int
     headers: tuple[tuple[str, str], ...]
