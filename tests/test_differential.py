@@ -22,3 +22,18 @@ SQLiteMachine.TestCase.settings = settings(
     stateful_step_count=30,
 )
 TestSameAnswers = SQLiteMachine.TestCase
+
+
+class SQLiteWalkingMachine(SQLiteMachine):
+    """The same with every link filter checked along the index walk: with test-sized data the
+    links are always few enough to drive a list (``SQLStore.rare_links``), so the other plan
+    is forced here."""
+
+    def make_backend(self) -> SQLiteBackend:
+        backend = super().make_backend()
+        backend.rare_links = 0
+        return backend
+
+
+SQLiteWalkingMachine.TestCase.settings = SQLiteMachine.TestCase.settings
+TestSameAnswersWalking = SQLiteWalkingMachine.TestCase

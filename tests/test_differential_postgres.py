@@ -24,3 +24,16 @@ PostgresMachine.TestCase.settings = settings(
     stateful_step_count=30,
 )
 TestSameAnswers = PostgresMachine.TestCase
+
+
+class PostgresWalkingMachine(PostgresMachine):
+    """The same with no link filter driving a list (``SQLStore.rare_links``)."""
+
+    def make_backend(self) -> PostgresBackend:
+        backend = super().make_backend()
+        backend.rare_links = 0
+        return backend
+
+
+PostgresWalkingMachine.TestCase.settings = PostgresMachine.TestCase.settings
+TestSameAnswersWalking = PostgresWalkingMachine.TestCase

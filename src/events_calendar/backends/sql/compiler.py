@@ -9,7 +9,7 @@ filter cannot be forgotten by SQL backends. The meaning each entry compiles is t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Literal
 
@@ -27,9 +27,25 @@ from ...queries import (
 from ...records import Kind
 from ...statuses import Status
 from .dialect import Dialect, Fragment
+from .link_plans import Plan
 from .schema import LINKS, TABLES, read_columns
 
-__all__ = ["EVENT_ENTRIES", "LINKED_ENTRIES", "TERM_ENTRIES", "Select", "compile_filter"]
+__all__ = [
+    "EVENT_ENTRIES",
+    "LINKED_ENTRIES",
+    "LINK_FILTERS",
+    "TERM_ENTRIES",
+    "Select",
+    "compile_filter",
+]
+
+#: The ``EventFilter`` fields that name linked ids, and the link (``schema.LINKS``) each reads.
+LINK_FILTERS = {
+    "category_ids": "categories",
+    "tag_ids": "tags",
+    "venue_ids": "venue",
+    "organizer_ids": "organizer",
+}
 
 
 @attrs.define
@@ -39,6 +55,11 @@ class Select:
     dialect: Dialect
     kind: Kind
     alias: str
+    #: How each link filter (an ``EventFilter`` field) is read; ``probe`` if not named.
+    plans: Mapping[str, Plan] = attrs.field(factory=dict)
+    #: What the rows are read from before the table (the driving links), and its parameters.
+    driver: str = ""
+    driver_params: list[Any] = attrs.field(factory=list)
     where: list[str] = attrs.field(factory=list)
     params: list[Any] = attrs.field(factory=list)
     order: str = ""
@@ -48,7 +69,10 @@ class Select:
 
     @property
     def source(self) -> str:
-        return f"{self.dialect.quote(TABLES[self.kind])} {self.alias}"
+        table = f"{self.dialect.quote(TABLES[self.kind])} {self.alias}"
+        # ``CROSS JOIN`` makes SQLite loop over the left side first (other databases read it as
+        # a plain join and pick their own order).
+        return f"{self.driver} CROSS JOIN {table}" if self.driver else table
 
     def add(self, clause: str, *params: Any) -> None:
         self.where.append(clause)
@@ -68,14 +92,17 @@ class Select:
         return " AND ".join(self.where) if self.where else self.dialect.true
 
     def count_sql(self) -> Fragment:
-        return f"SELECT count(*) FROM {self.source} WHERE {self.condition()}", list(self.params)
+        return (
+            f"SELECT count(*) FROM {self.source} WHERE {self.condition()}",
+            [*self.driver_params, *self.params],
+        )
 
     def rows_sql(self) -> Fragment:
         columns = ", ".join(
             f"{self.alias}.{self.dialect.quote(c)}" for c in read_columns(self.kind)
         )
         sql = f"SELECT {columns} FROM {self.source} WHERE {self.condition()}"
-        params = [*self.params, *self.order_params]
+        params = [*self.driver_params, *self.params, *self.order_params]
         if self.order:
             sql += f" ORDER BY {self.order}"
         if self.limit is not None:
@@ -128,16 +155,30 @@ def _unpublished_author(q: Select, author: int | None, _: object) -> None:
 
 
 def _linked_to(field: str) -> Entry:
-    link = LINKS[field]
+    """Events linked to any of the ids, read as ``Select.plans`` says (``link_plans``)."""
+    link = LINKS[LINK_FILTERS[field]]
 
     def entry(q: Select, ids: frozenset[int] | None, _: object) -> None:
         if ids is None:
             return
-        inner, params = q.dialect.in_(q.dialect.quote(link.column), sorted(ids))
-        q.add(
-            f"{q.alias}.id IN (SELECT event_id FROM {q.dialect.quote(link.table)} WHERE {inner})",
-            *params,
-        )
+        column, table = q.dialect.quote(link.column), q.dialect.quote(link.table)
+        plan = q.plans.get(field, "probe")
+        if plan == "drive" and q.driver:  # one driver at most: the others check its rows
+            plan = "probe"
+        if plan == "probe":
+            inner, params = q.dialect.in_(f"l.{column}", sorted(ids))
+            q.add(
+                f"EXISTS (SELECT 1 FROM {table} l WHERE l.event_id = {q.alias}.id AND {inner})",
+                *params,
+            )
+            return
+        inner, params = q.dialect.in_(column, sorted(ids))
+        if plan == "list":
+            q.add(f"{q.alias}.id IN (SELECT event_id FROM {table} WHERE {inner})", *params)
+            return
+        q.driver = f"(SELECT DISTINCT event_id FROM {table} WHERE {inner}) linked"
+        q.driver_params = params
+        q.add(f"{q.alias}.id = linked.event_id")
 
     return entry
 
@@ -234,10 +275,7 @@ EVENT_ENTRIES: dict[str, Entry] = {
     "end_before": _bound("utc_end", "<", also_start=True),
     "statuses": _statuses,
     "search": _event_search,
-    "category_ids": _linked_to("categories"),
-    "tag_ids": _linked_to("tags"),
-    "venue_ids": _linked_to("venue"),
-    "organizer_ids": _linked_to("organizer"),
+    **{field: _linked_to(field) for field in LINK_FILTERS},
     "featured": _equal("featured"),
     "include": _one_of("id"),
     "post_parent": _equal("post_parent"),
@@ -389,13 +427,18 @@ _ENTRIES: dict[type, dict[str, Entry]] = {
 
 
 def compile_filter(
-    dialect: Dialect, kind: Kind, flt: EventFilter | LinkedFilter | TermFilter
+    dialect: Dialect,
+    kind: Kind,
+    flt: EventFilter | LinkedFilter | TermFilter,
+    *,
+    plans: Mapping[str, Plan] | None = None,
 ) -> Select:
-    """The SELECT that answers ``flt`` over the table of ``kind``."""
+    """The SELECT that answers ``flt`` over the table of ``kind``; ``plans``: how each link
+    filter is read (``link_plans.choose``)."""
     alias: Literal["e", "r", "t"] = (
         "e" if kind == "event" else "t" if kind in ("category", "tag") else "r"
     )
-    q = Select(dialect, kind, alias)
+    q = Select(dialect, kind, alias, plans=plans or {})
     entries = _ENTRIES[type(flt)]
     for field in attrs.fields(type(flt)):
         entries[field.name](q, getattr(flt, field.name), flt)

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from ...changes import Change, Changes
 from ...converters import make_storage_converter
 from ...errors import Conflict
+from ...queries import EventFilter
 from ...records import (
     POST_KINDS,
     RECORD_CLASSES,
@@ -37,8 +38,9 @@ from ...records import (
     Venue,
 )
 from ...storage import Family, Filter
-from .compiler import compile_filter
+from .compiler import LINK_FILTERS, compile_filter
 from .engine import Engine
+from .link_plans import RARE_LINKS, choose
 from .rows import RecordFromRow, record_reader
 from .schema import LINKS, TABLES, column_names, link_fields, read_columns
 from .window_counts import window_count
@@ -64,6 +66,10 @@ def _marks(values: Collection[Any]) -> str:
 
 class SQLStore:
     """Records, users and credentials in the tables of ``schema``, through one engine."""
+
+    #: Links counted at most to choose a list's plan (``link_plans``); tests set it to 0 so
+    #: that every link filter is probed along the walk.
+    rare_links: int = RARE_LINKS
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -366,15 +372,43 @@ class SQLStore:
             found = self._records(cls, self._select(cls.kind, wanted))
         return {record.id: record for record in found}
 
+    def _link_counts(self, flt: Filter) -> tuple[dict[str, int], int]:
+        """How many links each link filter of ``flt`` has (counted up to just past
+        ``rare_links``) and about how many events there are (the highest id): what
+        ``link_plans.choose`` weighs. A fraction of a millisecond, whatever the links."""
+        counts: dict[str, int] = {}
+        if not isinstance(flt, EventFilter):
+            return counts, 0
+        for field, name in LINK_FILTERS.items():
+            ids = getattr(flt, field)
+            if ids is None:
+                continue
+            link = LINKS[name]
+            inner, params = self.dialect.in_(self.dialect.quote(link.column), sorted(ids))
+            counts[field] = self._run(
+                f"SELECT count(*) FROM (SELECT 1 FROM {self.dialect.quote(link.table)}"
+                f" WHERE {inner} LIMIT {self.rare_links + 1}) found",
+                params,
+            ).scalar()
+        if not counts:
+            return counts, 0
+        return counts, self._run("SELECT coalesce(max(id), 0) FROM events").scalar()
+
     def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
-        q = compile_filter(self.dialect, cls.kind, flt)
         with self.engine.reading():
+            links, events = self._link_counts(flt)
             total: int | None = None
             if count:
-                counted = window_count(self.dialect, cls.kind, flt) or q.count_sql()
+                counted = window_count(self.dialect, cls.kind, flt)
+                if counted is None:
+                    plans = choose(links, events, None, rare=self.rare_links)
+                    counted = compile_filter(self.dialect, cls.kind, flt, plans=plans).count_sql()
                 total = int(self._run(*counted).scalar())
                 if total <= flt.offset:
                     return [], total
+            wanted = None if flt.limit is None else flt.offset + flt.limit
+            plans = choose(links, events, wanted, rare=self.rare_links)
+            q = compile_filter(self.dialect, cls.kind, flt, plans=plans)
             rows = self._run(*q.rows_sql()).dicts()
             return self._records(cls, rows), total
 

@@ -32,6 +32,7 @@ import attrs
 from ...queries import EventFilter
 from ...records import Kind
 from ...statuses import Status
+from .compiler import LINK_FILTERS
 from .dialect import Dialect, Fragment
 from .schema import LINKS
 
@@ -192,12 +193,6 @@ _READ = frozenset(
         "organizer_ids",
     }
 )
-_LINK_FILTERS = {
-    "venue_ids": "venue",
-    "organizer_ids": "organizer",
-    "category_ids": "categories",
-    "tag_ids": "tags",
-}
 _DEFAULTS = {f.name: f.default for f in attrs.fields(EventFilter) if f.name not in _READ}
 
 
@@ -210,13 +205,13 @@ def _answerable(flt: EventFilter) -> tuple[str, int] | bool | None:
         return False
     if flt.unpublished_author is not None and not flt.statuses <= {Status.PUBLISH}:
         return False
-    links = [(f, ids) for f in _LINK_FILTERS if (ids := getattr(flt, f)) is not None]
+    links = [(f, ids) for f in LINK_FILTERS if (ids := getattr(flt, f)) is not None]
     if not links:
         return None
     if len(links) > 1 or len(links[0][1]) != 1:
         return False
     field, ids = links[0]
-    return _LINK_FILTERS[field], next(iter(ids))
+    return LINK_FILTERS[field], next(iter(ids))
 
 
 def window_count(dialect: Dialect, kind: Kind, flt: object) -> Fragment | None:

@@ -1,0 +1,173 @@
+"""An event list filtered by venue, organizer, category or tag answers the same whichever way
+its links are read (``backends.sql.link_plans``), on SQLite and PostgreSQL, as memory does;
+and ``choose`` picks the plan the measured cases call for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import events_calendar as ec
+from events_calendar.backends.memory import MemoryBackend
+from events_calendar.backends.postgres import PostgresBackend
+from events_calendar.backends.sql import store
+from events_calendar.backends.sql.link_plans import RARE_LINKS, Plan, choose
+from events_calendar.backends.sqlite import SQLiteBackend
+from events_calendar.testing.postgres import test_database
+
+NOW = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
+Backend = SQLiteBackend | PostgresBackend
+PLANS: list[Plan] = ["drive", "list", "probe"]
+MILLION = 1_000_000
+
+
+# -- choosing ------------------------------------------------------------------------------
+def test_rare_links_are_read_first() -> None:
+    """Two small venues (470 links) in a window of a million events: walking the window for
+    them took 23 ms, reading their events first 0.2 ms."""
+    assert choose({"venue_ids": 470}, MILLION, 10) == {"venue_ids": "drive"}
+
+
+def test_common_links_are_probed_along_the_walk() -> None:
+    """A category with its sub-categories (300,000 links, counted only up to the bound): a
+    page is found after a few dozen probes."""
+    assert choose({"category_ids": RARE_LINKS + 1}, MILLION, 10) == {"category_ids": "probe"}
+
+
+def test_a_small_calendar_walks_a_short_way() -> None:
+    """At 10,000 events the same category has ~3,000 links: a page is ~30 events into the
+    walk, cheaper than 3,000 lookups."""
+    assert choose({"category_ids": 3000}, 10_000, 10) == {"category_ids": "probe"}
+
+
+def test_middling_links_are_collected() -> None:
+    """A tag with 2,126 links at a million events: a page is ~4,700 events into the walk,
+    too many to probe, and collecting 2,126 ids costs less than looking each event up."""
+    assert choose({"tag_ids": 2126}, MILLION, 10) == {"tag_ids": "list"}
+
+
+def test_a_deep_page_reads_the_links_first() -> None:
+    """The same tag at offset 80: the walk would be ~42,000 events long."""
+    assert choose({"tag_ids": 2126}, MILLION, 90) == {"tag_ids": "drive"}
+
+
+def test_one_filter_at_most_leads_and_the_others_are_probed() -> None:
+    plans = choose({"venue_ids": 12, "category_ids": 9000, "tag_ids": 40}, MILLION, 10)
+    assert plans == {"venue_ids": "drive", "category_ids": "probe", "tag_ids": "probe"}
+
+
+def test_a_count_reads_rare_links_first_and_probes_common_ones() -> None:
+    assert choose({"venue_ids": 3000}, MILLION, None) == {"venue_ids": "drive"}
+    assert choose({"venue_ids": RARE_LINKS + 1}, MILLION, None) == {"venue_ids": "probe"}
+
+
+def test_no_link_filter_no_plan() -> None:
+    assert choose({}, MILLION, 10) == {}
+
+
+# -- answering alike -----------------------------------------------------------------------
+def _sqlite() -> SQLiteBackend:
+    return SQLiteBackend()
+
+
+def _postgres() -> PostgresBackend:
+    database = test_database()
+    database.reset()
+    return PostgresBackend(database.url)
+
+
+@pytest.fixture(params=[_sqlite, _postgres], ids=["sqlite", "postgresql"], scope="module")
+def opened(request: pytest.FixtureRequest) -> Callable[[], Backend]:
+    factory: Callable[[], Backend] = request.param
+    return factory
+
+
+def _fill(cal: ec.Calendar, events: list[dict[str, Any]]) -> list[int]:
+    """The events with their venues and terms (``Jazz`` under ``Music``); the venues' ids."""
+    venues = [cal.venues.create(venue=f"Hall {n}").id for n in range(3)]
+    parent = cal.categories.create(name="Music").id
+    cal.categories.create(name="Jazz", parent=parent)
+    for fields in events:
+        start = datetime.strptime(fields["start_date"], "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+        end = start + timedelta(seconds=int(fields["duration"]))
+        cal.events.create(
+            **{key: value for key, value in fields.items() if key not in ("duration", "venue")},
+            end_date=f"{end:%Y-%m-%d %H:%M}",
+            venue=[venues[i] for i in fields["venue"]],
+        )
+    return venues
+
+
+EVENTS = st.lists(
+    st.fixed_dictionaries(
+        {
+            "title": st.just("Gig"),
+            "start_date": st.integers(-40, 40).map(
+                lambda d: f"{NOW + timedelta(days=d):%Y-%m-%d} 20:00"
+            ),
+            "duration": st.integers(0, 3).map(lambda d: f"{d * 60 * 60}"),
+            "status": st.sampled_from(["publish", "publish", "draft"]),
+            "venue": st.lists(st.integers(0, 2), max_size=1),
+            "categories": st.lists(st.sampled_from(["Music", "Jazz", "Folk"]), max_size=2),
+            "tags": st.lists(st.sampled_from(["late", "free"]), max_size=2),
+        }
+    ),
+    min_size=1,
+    max_size=25,
+)
+QUERIES = st.fixed_dictionaries(
+    {
+        "page": st.integers(1, 3),
+        "per_page": st.integers(1, 7),
+        "start_date": st.sampled_from([None, f"{NOW - timedelta(days=10):%Y-%m-%d}"]),
+    },
+    optional={
+        "venue": st.lists(st.integers(0, 2), min_size=1, max_size=2),
+        "categories": st.lists(st.sampled_from(["music", "jazz", "folk"]), min_size=1),
+        "tags": st.lists(st.sampled_from(["late", "free"]), min_size=1),
+    },
+)
+
+
+def _answer(cal: ec.Calendar, query: dict[str, Any]) -> Any:
+    try:
+        page = cal.as_user(None).events.list(**query)
+    except ec.errors.CalendarError as error:
+        return type(error).__name__
+    return [event.title for event in page.items], [e.id for e in page.items], page.total
+
+
+@pytest.mark.parametrize("plan", PLANS)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(events=EVENTS, queries=st.lists(QUERIES, min_size=1, max_size=6))
+def test_every_plan_lists_what_memory_lists(
+    opened: Callable[[], Backend],
+    plan: Plan,
+    events: list[dict[str, Any]],
+    queries: list[dict[str, Any]],
+) -> None:
+    """Each plan forced on every link filter (a count too) gives memory's page and total."""
+
+    def forced(links: dict[str, int], *_: Any, **__: Any) -> dict[str, Plan]:
+        return dict.fromkeys(links, plan)
+
+    clock = ec.FixedClock(NOW)
+    memory = ec.Calendar(MemoryBackend(), clock=clock)
+    tested = ec.Calendar(opened(), clock=clock)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(store, "choose", forced)
+        try:
+            venues = _fill(memory, events)
+            assert _fill(tested, events) == venues
+            for query in queries:
+                if "venue" in query:
+                    query = {**query, "venue": [venues[i] for i in query["venue"]]}
+                assert _answer(tested, query) == _answer(memory, query)
+        finally:
+            memory.close()
+            tested.close()
