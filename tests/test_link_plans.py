@@ -16,13 +16,13 @@ import events_calendar as ec
 from events_calendar.backends.memory import MemoryBackend
 from events_calendar.backends.postgres import PostgresBackend
 from events_calendar.backends.sql import store
-from events_calendar.backends.sql.link_plans import RARE_LINKS, Plan, choose
+from events_calendar.backends.sql.link_plans import RARE_LINKS, Plan, choose, choose_search
 from events_calendar.backends.sqlite import SQLiteBackend
 from events_calendar.testing.postgres import test_database
 
 NOW = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
 Backend = SQLiteBackend | PostgresBackend
-PLANS: list[Plan] = ["drive", "list", "probe"]
+PLANS: list[Plan] = ["drive", "index", "list", "probe"]
 MILLION = 1_000_000
 
 
@@ -68,6 +68,29 @@ def test_a_count_reads_rare_links_first_and_probes_common_ones() -> None:
 
 def test_no_link_filter_no_plan() -> None:
     assert choose({}, MILLION, 10) == {}
+
+
+def test_one_id_walks_its_listing_index() -> None:
+    """A venue of 1,776 links: every other plan took 7-65 ms at a million events."""
+    assert choose({"venue_ids": 1776}, MILLION, 10, single={"venue_ids"}) == {"venue_ids": "index"}
+
+
+def test_one_id_walks_its_index_for_a_count_too() -> None:
+    assert choose({"tag_ids": 156_117}, MILLION, None, single={"tag_ids"}) == {"tag_ids": "index"}
+
+
+def test_the_one_id_filter_leads_and_a_tree_of_categories_is_probed() -> None:
+    plans = choose(
+        {"venue_ids": 11_346, "category_ids": RARE_LINKS + 1}, MILLION, 10, single={"venue_ids"}
+    )
+    assert plans == {"venue_ids": "index", "category_ids": "probe"}
+
+
+def test_of_two_one_id_filters_the_one_with_fewer_links_leads() -> None:
+    plans = choose(
+        {"venue_ids": 11_346, "tag_ids": 2_342}, MILLION, 10, single={"venue_ids", "tag_ids"}
+    )
+    assert plans == {"venue_ids": "probe", "tag_ids": "index"}
 
 
 # -- answering alike -----------------------------------------------------------------------
@@ -151,10 +174,12 @@ def test_every_plan_lists_what_memory_lists(
     events: list[dict[str, Any]],
     queries: list[dict[str, Any]],
 ) -> None:
-    """Each plan forced on every link filter (a count too) gives memory's page and total."""
+    """Each plan forced on every link filter it can read (a count too) gives memory's page
+    and total."""
 
-    def forced(links: dict[str, int], *_: Any, **__: Any) -> dict[str, Plan]:
-        return dict.fromkeys(links, plan)
+    def forced(links: dict[str, int], *_: Any, single: set[str], **__: Any) -> dict[str, Plan]:
+        # A listing index walks one id: filters of several ids are probed instead.
+        return {f: "probe" if plan == "index" and f not in single else plan for f in links}
 
     clock = ec.FixedClock(NOW)
     memory = ec.Calendar(MemoryBackend(), clock=clock)
@@ -168,6 +193,94 @@ def test_every_plan_lists_what_memory_lists(
                 if "venue" in query:
                     query = {**query, "venue": [venues[i] for i in query["venue"]]}
                 assert _answer(tested, query) == _answer(memory, query)
+        finally:
+            memory.close()
+            tested.close()
+
+
+# -- searches --------------------------------------------------------------------------------
+def test_a_common_word_is_checked_along_the_walk() -> None:
+    """ "jazz" at a million events: 64 matches by id 2,150 (3%); a page is ~340 events into
+    the walk, where listing all ~30,000 matches first took 20 ms."""
+    assert "probe" == choose_search(64, 2_150, MILLION, 10)
+
+
+def test_a_rare_word_is_listed_by_the_text_index() -> None:
+    assert choose_search(64, 400_000, MILLION, 10) is None
+    assert choose_search(12, 900_000, MILLION, 10) is None  # fewer than the sample: few at all
+
+
+def test_a_counted_search_lists_its_matches_first() -> None:
+    assert choose_search(64, 2_150, MILLION, None) is None
+
+
+WORDS = ["jazz", "folk", "organ", "piano", "la"]
+TEXTS = st.lists(st.sampled_from([*WORDS, "JAZZ", "Jazzy", "concert", "ß"]), max_size=4).map(
+    " ".join
+)
+SEARCHED = st.lists(
+    st.fixed_dictionaries(
+        {
+            "title": TEXTS,
+            "description": TEXTS,
+            "excerpt": TEXTS,
+            "password": st.sampled_from(["", "", "pw"]),
+            "status": st.sampled_from(["publish", "publish", "draft"]),
+            "day": st.integers(-5, 20),
+        }
+    ),
+    min_size=1,
+    max_size=20,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    events=SEARCHED,
+    queries=st.lists(
+        st.tuples(
+            st.lists(st.sampled_from([*WORDS, "jazz folk", "zz"]), min_size=1, max_size=2).map(
+                " ".join
+            ),
+            st.integers(1, 4),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+)
+def test_a_search_checked_along_the_walk_lists_what_memory_lists(
+    opened: Callable[[], Backend],
+    events: list[dict[str, Any]],
+    queries: list[tuple[str, int, bool]],
+) -> None:
+    """Every search checked on each walked event (``probe``), password-protected events by
+    their title alone, gives memory's page and total, anonymous or not."""
+    clock = ec.FixedClock(NOW)
+    memory = ec.Calendar(MemoryBackend(), clock=clock)
+    tested = ec.Calendar(opened(), clock=clock)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(store, "choose_search", lambda *_: "probe")
+        try:
+            for cal in (memory, tested):
+                for fields in events:
+                    day = NOW + timedelta(days=fields["day"])
+                    cal.events.create(
+                        title=fields["title"] or "Untitled",
+                        description=fields["description"],
+                        excerpt=fields["excerpt"],
+                        password=fields["password"],
+                        status=fields["status"],
+                        start_date=f"{day:%Y-%m-%d} 20:00",
+                        end_date=f"{day:%Y-%m-%d} 22:00",
+                    )
+            for words, per_page, anonymous in queries:
+                query = {"search": words, "per_page": per_page, "status": None}
+                answers = [
+                    _answer(cal.as_user(None) if anonymous else cal, query)
+                    for cal in (tested, memory)
+                ]
+                assert answers[0] == answers[1]
         finally:
             memory.close()
             tested.close()

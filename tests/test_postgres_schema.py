@@ -38,6 +38,7 @@ def test_migrations_create_every_table(fresh: TestDatabase) -> None:
     engine = PostgresEngine(fresh.url)
     assert [
         "categories",
+        "category_tree",
         "changes",
         "changes_horizon",
         "credentials",
@@ -71,6 +72,8 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
         (2, "import_keys"),
         (3, "window_counts"),
         (4, "change_journal"),
+        (5, "link_listing_index"),
+        (6, "category_branch_counts"),
     ] == _versions(engine)
     engine.close()
 
@@ -82,18 +85,19 @@ def test_newer_schema_refuses_to_open(fresh: TestDatabase) -> None:
     engine.close()
     with pytest.raises(
         StorageUnavailable,
-        match=r"schema is at version 7, newer than this events-calendar knows \(version 4\)",
+        match=r"schema is at version 7, newer than this events-calendar knows \(version 6\)",
     ):
         PostgresEngine(fresh.url)
 
 
 def test_failed_migration_writes_nothing(fresh: TestDatabase) -> None:
     """A migration that fails leaves no table and no version behind."""
-    broken = Migration(5, "broken", lambda: ["CREATE TABLE half (x int)", "SELECT nope"])
+    next_version = MIGRATIONS[-1].version + 1
+    broken = Migration(next_version, "broken", lambda: ["CREATE TABLE half (x int)", "SELECT nope"])
     with pytest.raises(StorageUnavailable, match='column "nope" does not exist'):
         PostgresEngine(fresh.url, migrations=(*MIGRATIONS, broken))
     engine = PostgresEngine(fresh.url)
-    versions = [(1, "initial"), (2, "import_keys"), (3, "window_counts"), (4, "change_journal")]
+    versions = [(m.version, m.name) for m in MIGRATIONS]
     assert (versions, False) == (
         _versions(engine),
         "half" in _tables(engine),

@@ -91,6 +91,8 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
             "0006_import_keys",
             "0007_window_counts",
             "0008_change_journal",
+            "0009_link_listing_index",
+            "0010_category_branch_counts",
         ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
 

@@ -3,11 +3,13 @@ and PostgreSQL, after any mix of writes, bulk loads and migrations."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,9 +18,11 @@ from sqlite_utils import Database
 import events_calendar as ec
 from events_calendar.backends.postgres import PostgresBackend
 from events_calendar.backends.sql.compiler import compile_filter
+from events_calendar.backends.sql.schema import LINKS, LISTING_KEY
 from events_calendar.backends.sql.window_counts import (
     EVENT_BLOCKS,
     EVENT_COUNTS,
+    KEY_COLUMNS,
     LINK_COUNTS,
     block_of,
     counted_links,
@@ -65,10 +69,26 @@ def _calendar(backend: Backend) -> ec.Calendar:
     return ec.Calendar(backend, clock=ec.FixedClock(NOW), settings=ec.Settings(bulk_batch_size=60))
 
 
+#: Each category's branch (itself and every sub-category) from the parents alone, as an
+#: independent check of the closure table the triggers keep.
+BRANCHES = (
+    "(WITH RECURSIVE t (term_id, ancestor_id) AS (SELECT id, id FROM categories UNION"
+    " SELECT c.id, t.ancestor_id FROM categories c JOIN t ON c.parent = t.term_id)"
+    " SELECT term_id, ancestor_id FROM t)"
+)
+
+
 def _stored_and_recounted(backend: Backend) -> tuple[list[tuple[Any, ...]], ...]:
-    """Each count table's rows (those not at zero) beside a count of the rows themselves."""
+    """Each count table's rows (those not at zero) beside a count of the rows themselves; the
+    category branches are recounted from the parents, not from the closure table."""
     run = backend.engine.execute
-    links = counted_links("events")
+    keys = ", ".join(f"e.{c}" for c in KEY_COLUMNS)
+    branches = (
+        f"(SELECT 'category_tree' AS link, p.target, {', '.join(KEY_COLUMNS)} FROM"  # noqa: S608
+        f" (SELECT DISTINCT l.event_id, t.ancestor_id AS target, {keys} FROM event_categories l"
+        f" JOIN {BRANCHES} t ON t.term_id = l.term_id JOIN events e ON e.id = l.event_id) p)"
+    )
+    links = f"(SELECT * FROM {counted_links('events')} l UNION ALL SELECT * FROM {branches} b)"  # noqa: S608
     found = []
     for table, key, source in (
         (EVENT_COUNTS, "status, hidden, start_day, end_day", "events"),
@@ -101,11 +121,14 @@ def _assert_exact(backend: Backend) -> None:
     assert recounted_events == events
     assert recounted_blocks == blocks
     assert recounted_links == links
+    closure = "SELECT term_id, ancestor_id FROM {} ORDER BY 1, 2"
+    run = backend.engine.execute
+    assert run(closure.format(BRANCHES + " b")).rows == run(closure.format("category_tree")).rows
 
 
 def _both_counts(backend: Backend, flt: EventFilter) -> tuple[int, int]:
     """The total from the count tables and the total counted row by row."""
-    fast = window_count(backend.dialect, "event", flt)
+    fast = window_count(backend.dialect, "event", flt, branch=backend._branch(flt))
     assert fast is not None
     plain = compile_filter(backend.dialect, "event", flt).count_sql()
     run = backend.engine.execute
@@ -123,9 +146,38 @@ def _create(cal: ec.Calendar, data: st.DataObject, venues: list[int]) -> int:
         status=data.draw(st.sampled_from(STATUSES)),
         hide_from_listings=data.draw(st.booleans()),
         venue=data.draw(st.lists(st.sampled_from(venues), max_size=1)),
-        categories=data.draw(st.lists(st.sampled_from(["Music", "Sport"]), max_size=2)),
+        categories=data.draw(st.lists(st.sampled_from(CATEGORIES), max_size=2)),
     )
     return event.id
+
+
+#: Categories of the property tests, each with its first parent (``Bebop`` under ``Jazz``
+#: under ``Music``): events are filed under several of one branch.
+CATEGORIES = ["Music", "Jazz", "Bebop", "Sport"]
+PARENTS = {"Jazz": "Music", "Bebop": "Jazz"}
+
+
+def _categories(cal: ec.Calendar) -> dict[str, int]:
+    ids: dict[str, int] = {}
+    for name in CATEGORIES:
+        parent = ids.get(PARENTS.get(name, ""), 0)
+        ids[name] = cal.categories.create(name=name, parent=parent).id
+    return ids
+
+
+def _change_category(cal: ec.Calendar, data: st.DataObject) -> None:
+    """Move a category under another (or to the top), or delete one (its sub-categories
+    move up to its parent)."""
+    terms = cal.categories.list(per_page=50, hide_empty=False).items
+    if not terms:
+        return
+    term = data.draw(st.sampled_from(terms))
+    if data.draw(st.booleans()):
+        cal.categories.delete(term.id)
+        return
+    parent = data.draw(st.sampled_from([0, *(t.id for t in terms)]))
+    with contextlib.suppress(ec.errors.CalendarError):  # itself or a sub-category: refused
+        cal.categories.update(term.id, parent=parent)
 
 
 def _change(cal: ec.Calendar, data: st.DataObject, ids: list[int], venues: list[int]) -> None:
@@ -147,16 +199,18 @@ def _change(cal: ec.Calendar, data: st.DataObject, ids: list[int], venues: list[
         cal.events.update(
             event_id,
             venue=data.draw(st.lists(st.sampled_from(venues), max_size=1)),
-            categories=data.draw(st.lists(st.sampled_from(["Music", "Jazz"]), max_size=2)),
+            categories=data.draw(st.lists(st.sampled_from(CATEGORIES), max_size=2)),
         )
     else:
         cal.events.delete(event_id, force=what == "delete")
         ids.remove(event_id)
 
 
-def _filter(data: st.DataObject, links: dict[str, list[int]]) -> EventFilter:
+def _filter(
+    data: st.DataObject, links: dict[str, list[int]], branches: list[frozenset[int]]
+) -> EventFilter:
     """A filter the count tables answer: any window (or none), statuses, hidden flag and at
-    most one linked id."""
+    most one linked id or one category's whole branch."""
     low = data.draw(st.none() | HOURS)
     length = data.draw(st.integers(0, 150) | st.integers(0, 24 * 200))
     start = (
@@ -164,8 +218,12 @@ def _filter(data: st.DataObject, links: dict[str, list[int]]) -> EventFilter:
     )
     end_from = start or NOW - timedelta(hours=100)
     end = data.draw(st.none() | st.just(end_from + timedelta(hours=length, seconds=-1)))
-    field = data.draw(st.sampled_from([None, *sorted(f for f, ids in links.items() if ids)]))
-    chosen = {} if field is None else {field: frozenset({data.draw(st.sampled_from(links[field]))})}
+    field = data.draw(st.sampled_from([None, "branch", *sorted(f for f, i in links.items() if i)]))
+    chosen: dict[str, frozenset[int]] = {}
+    if field == "branch" and branches:
+        chosen = {"category_ids": data.draw(st.sampled_from(branches))}
+    elif field not in (None, "branch"):
+        chosen = {field: frozenset({data.draw(st.sampled_from(links[field]))})}
     statuses = data.draw(st.sets(st.sampled_from(list(Status)), min_size=1))
     return EventFilter(
         start_min=start,
@@ -189,20 +247,32 @@ def test_window_totals_equal_a_row_count_after_random_writes(
     try:
         cal = _calendar(backend)
         venues = [cal.venues.create(venue=name).id for name in ("Hall", "Club")]
+        _categories(cal)
         ids = [_create(cal, data, venues) for _ in range(data.draw(st.integers(1, 8)))]
         for _ in range(data.draw(st.integers(0, 10))):
-            if ids:
+            if data.draw(st.integers(0, 4)) == 0:
+                _change_category(cal, data)
+            elif ids:
                 _change(cal, data, ids, venues)
         if data.draw(st.booleans()):
             cal.events.bulk_create(_rows(data.draw(st.integers(1, 70)), venue=venues[0]))
         _assert_exact(backend)
-        terms = [c.id for c in cal.categories.list(per_page=50).items]
-        links = {"venue_ids": venues, "category_ids": terms}
+        terms = cal.categories.list(per_page=50, hide_empty=False).items
+        links = {"venue_ids": venues, "category_ids": [t.id for t in terms]}
+        branches = [_branch(terms, t.id) for t in terms]
         for _ in range(6):
-            fast, plain = _both_counts(backend, _filter(data, links))
+            fast, plain = _both_counts(backend, _filter(data, links, branches))
             assert plain == fast
     finally:
         backend.close()
+
+
+def _branch(terms: list[ec.Category], root: int) -> frozenset[int]:
+    """A category and all its sub-categories, from their parents."""
+    branch = {root}
+    while grown := {t.id for t in terms if t.parent in branch} - branch:
+        branch |= grown
+    return frozenset(branch)
 
 
 def _rows(count: int, *, venue: int | None = None) -> list[dict[str, object]]:
@@ -250,7 +320,6 @@ def test_events_before_1970_are_counted_on_their_own_day(backend: Backend) -> No
     "changes",
     [
         {"search": ("jazz",)},
-        {"venue_ids": frozenset({1, 2})},
         {"venue_ids": frozenset({1}), "category_ids": frozenset({3})},
         {"featured": True},
         {"start_after": NOW},
@@ -263,6 +332,57 @@ def test_filters_the_tables_cannot_answer_are_counted_row_by_row(changes: dict[s
     flt = EventFilter(start_min=NOW, end_max=NOW + timedelta(days=30), **changes)
     assert window_count(backend.dialect, "event", flt) is None
     backend.close()
+
+
+def test_several_linked_ids_are_counted_from_the_link_index_once_per_event(
+    backend: Backend,
+) -> None:
+    """A category with its sub-category: an event filed under both is counted once, and the
+    count reads the link table's listing index, not the events."""
+    cal = _calendar(backend)
+    music = cal.categories.create(name="Music")
+    jazz = cal.categories.create(name="Jazz", parent=music.id)
+    for categories in ([music.id], [jazz.id], [music.id, jazz.id], []):
+        cal.events.create(
+            title="Gig",
+            start_date="2026-11-26 20:00",
+            end_date="2026-11-26 22:00",
+            categories=categories,
+        )
+    flt = EventFilter(
+        start_min=NOW, end_max=NOW + timedelta(days=30), category_ids=frozenset({music.id, jazz.id})
+    )
+    counted = window_count(backend.dialect, "event", flt)
+    assert counted is not None
+    assert 'FROM "event_categories" d' in counted[0]
+    assert "FROM events" not in counted[0]
+    assert 3 == backend.engine.execute(*counted).scalar()
+    assert 3 == cal.events.list(start_date="2026-11-21", categories=["music"]).total
+
+
+def test_a_category_branch_is_counted_from_its_day_counts(backend: Backend) -> None:
+    """A category and its sub-category, as a category filter expands: the total sums the
+    branch's day counts (each event once), and reads no link row."""
+    cal = _calendar(backend)
+    music = cal.categories.create(name="Music")
+    jazz = cal.categories.create(name="Jazz", parent=music.id)
+    for categories in ([music.id], [jazz.id], [music.id, jazz.id], []):
+        cal.events.create(
+            title="Gig",
+            start_date="2026-11-26 20:00",
+            end_date="2026-11-26 22:00",
+            categories=categories,
+        )
+    flt = EventFilter(
+        start_min=NOW, end_max=NOW + timedelta(days=30), category_ids=frozenset({music.id, jazz.id})
+    )
+    assert music.id == backend._branch(flt)
+    counted = window_count(backend.dialect, "event", flt, branch=music.id)
+    assert counted is not None
+    assert "link_day_counts" in counted[0]
+    assert "category_tree" in counted[1]
+    assert 3 == backend.engine.execute(*counted).scalar()
+    assert backend._branch(attrs.evolve(flt, category_ids=frozenset({jazz.id, 999}))) is None
 
 
 def test_a_default_window_total_reads_the_count_table() -> None:
@@ -283,14 +403,18 @@ def test_migration_counts_the_events_of_an_older_file(tmp_path: Path) -> None:
         hall = cal.venues.create(venue="Hall")
         cal.events.bulk_create(_rows(40, venue=hall.id))
     old = Database(path)
-    for name in ("event_day_counts", "event_block_counts", "link_day_counts"):
+    for name in ("event_day_counts", "event_block_counts", "link_day_counts", "category_tree"):
         old.execute(f"DROP TABLE {name}")
     for (trigger,) in old.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%day_counts%'"
+        "SELECT name FROM sqlite_master WHERE type = 'trigger'"
+        " AND (name LIKE '%day_counts%' OR name LIKE 'category_tree%')"
     ).fetchall():
         old.execute(f"DROP TRIGGER [{trigger}]")
     old.execute("DROP INDEX events_listing_end")
-    old.execute("DELETE FROM _sqlite_migrations WHERE name = '0007_window_counts'")
+    old.execute(  # 0010 (the branch counts) goes too, as it came after
+        "DELETE FROM _sqlite_migrations"
+        " WHERE name IN ('0007_window_counts', '0010_category_branch_counts')"
+    )
     old.conn.commit()
     old.close()
     backend = SQLiteBackend(path)
@@ -302,7 +426,7 @@ def test_migration_counts_the_events_of_an_older_file(tmp_path: Path) -> None:
 
 
 def test_postgres_migration_counts_the_events_of_an_older_database() -> None:
-    """A PostgreSQL database at schema version 2 gets its events counted by version 3."""
+    """A PostgreSQL database at schema version 2 gets its events counted by versions 3 on."""
     database = test_database()
     database.reset()
     with _calendar(PostgresBackend(database.url)) as cal:
@@ -313,17 +437,24 @@ def test_postgres_migration_counts_the_events_of_an_older_database() -> None:
     with backend.engine.transaction():
         run("DROP TABLE event_day_counts, event_block_counts, link_day_counts")
         run("DROP INDEX events_listing_end")
-        run("DROP TABLE changes, changes_horizon")  # version 4 goes too
+        run("DROP TABLE changes, changes_horizon")  # versions 4 to 6 go too
+        run("DROP TABLE category_tree")
+        patterns = [["%day_counts%", "%journal%", "%listing_key%", "category_tree%"]]
         for trigger, table in run(
-            "SELECT tgname, tgrelid::regclass::text FROM pg_trigger"
-            " WHERE tgname LIKE '%day_counts%' OR tgname LIKE '%journal%'"
+            "SELECT tgname, tgrelid::regclass::text FROM pg_trigger WHERE tgname LIKE ANY (?)",
+            patterns,
         ).rows:
             run(f'DROP TRIGGER "{trigger}" ON "{table}"')
         for (function,) in run(
-            "SELECT proname FROM pg_proc"
-            " WHERE proname LIKE '%day_counts%' OR proname LIKE '%journal%'"
+            "SELECT proname FROM pg_proc WHERE proname LIKE ANY (?)", patterns
         ).rows:
             run(f'DROP FUNCTION "{function}"()')
+        for link in LINKS.values():
+            run(f'DROP INDEX "{link.listing_index}"')
+            run(
+                f'ALTER TABLE "{link.table}" '
+                + ", ".join(f"DROP COLUMN {column}" for column in LISTING_KEY)
+            )
         run("DELETE FROM schema_migrations WHERE version >= 3")
     backend.close()
     backend = PostgresBackend(database.url)

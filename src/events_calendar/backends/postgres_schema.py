@@ -22,7 +22,17 @@ from ..changes import ANYTHING, KEPT
 from ..queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
 from ..records import Kind
 from ..statuses import COUNTED_STATUSES
-from .sql.schema import LINKS, TABLES, Column, Link, columns
+from .sql.category_tree import (
+    TREE,
+    changed_tree_links,
+    counted_tree,
+    insert_statement,
+    move_statements,
+    recount_branches,
+    tree_tables,
+    uncount_category,
+)
+from .sql.schema import LINKS, LISTING_KEY, TABLES, Column, Link, columns
 from .sql.window_counts import KEY_COLUMNS, add_events, add_links, counted_links, create_tables
 
 __all__ = ["BULK_LOAD_SETTING", "DATA_TABLES", "MIGRATIONS", "Migration", "search_text"]
@@ -373,9 +383,117 @@ def _change_journal() -> list[str]:
     return sql
 
 
+def _link_listing_index() -> list[str]:
+    """Each link row keeps its event's listing key (``schema.LISTING_KEY``), and each link
+    table an index in list order (``Link.listing_index``), so a list of one venue, organizer,
+    category or tag reads that index from the window's start and stops when the page is
+    full. The library writes the key with every link; a link written without it (by another
+    tool) gets it from its event before it is stored. An event whose key changes passes it on
+    to its links, once per statement."""
+    keys = ", ".join(LISTING_KEY)
+    types = {"status": "TEXT", "hide_from_listings": "BOOLEAN"}
+    sql: list[str] = []
+    for link in LINKS.values():
+        table, target = link.table, link.column
+        added = ", ".join(f"ADD COLUMN {c} {types.get(c, 'BIGINT')}" for c in LISTING_KEY)
+        sql += [
+            f'ALTER TABLE "{table}" {added}',
+            f'UPDATE "{table}" l SET ({keys}) = ({", ".join(f"e.{c}" for c in LISTING_KEY)})'
+            " FROM events e WHERE e.id = l.event_id",
+            f'CREATE INDEX "{link.listing_index}" ON "{table}"'
+            f' ("{target}", status, hide_from_listings, utc_start, event_id, utc_end)',
+            f'CREATE FUNCTION "{table}_listing_key"() RETURNS trigger LANGUAGE plpgsql AS $$'
+            f" BEGIN SELECT {keys} INTO {', '.join(f'NEW.{c}' for c in LISTING_KEY)}"
+            " FROM events WHERE id = NEW.event_id; RETURN NEW; END $$",
+            f'CREATE TRIGGER "{table}_listing_key" BEFORE INSERT ON "{table}"'
+            " FOR EACH ROW WHEN (NEW.utc_start IS NULL)"
+            f' EXECUTE FUNCTION "{table}_listing_key"()',
+        ]
+    copies = [
+        f'UPDATE "{link.table}" l SET ({keys}) = ({", ".join(f"n.{c}" for c in LISTING_KEY)})'
+        f" FROM {_moved('new_rows')} n WHERE l.event_id = n.id"
+        for link in LINKS.values()
+    ]
+    sql += [
+        _function("events_listing_key", copies),
+        "CREATE TRIGGER events_listing_key AFTER UPDATE ON events REFERENCING OLD TABLE"
+        " AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT"
+        " EXECUTE FUNCTION events_listing_key()",
+    ]
+    return sql
+
+
+def _category_branch_counts() -> list[str]:
+    """Day counts of each category's whole branch (itself and its sub-categories), each event
+    once, and the closure table they are kept from (``sql.category_tree``). The category
+    links' and the events' count functions of version 3 are replaced by ones that keep the
+    branch counts beside the link counts; row triggers on ``categories`` keep the closure (and
+    the branches a moved category leaves and joins) in step."""
+    from .postgres import PostgresDialect
+
+    dialect = PostgresDialect()
+    link = LINKS["categories"]
+    old = "(SELECT " + ", ".join(f"OLD.{c} AS {c}" for c in ("id", *KEY_COLUMNS)) + ")"
+    clear, recount = recount_branches("OLD.parent", "NEW.parent")
+    gone, forget = uncount_category("OLD.id")
+    replace = "CREATE OR REPLACE FUNCTION"
+    return [
+        *tree_tables(dialect),
+        add_links(dialect, counted_tree("events")),
+        _function(f"{TREE}_insert", [insert_statement("NEW.id", "NEW.parent")]),
+        f"CREATE TRIGGER {TREE}_insert AFTER INSERT ON categories FOR EACH ROW"
+        f" EXECUTE FUNCTION {TREE}_insert()",
+        _function(
+            f"{TREE}_move",
+            [
+                *move_statements("NEW.id", "OLD.parent", "NEW.parent"),
+                clear,
+                add_links(dialect, recount),
+            ],
+        ),
+        f"CREATE TRIGGER {TREE}_move AFTER UPDATE OF parent ON categories FOR EACH ROW"
+        f" WHEN (OLD.parent IS DISTINCT FROM NEW.parent) EXECUTE FUNCTION {TREE}_move()",
+        _function(f"{TREE}_delete", [add_links(dialect, gone, sign=-1), *forget], returns="OLD"),
+        f"CREATE TRIGGER {TREE}_delete BEFORE DELETE ON categories FOR EACH ROW"
+        f" EXECUTE FUNCTION {TREE}_delete()",
+        _function(
+            f"{link.table}_day_counts",
+            [
+                f"IF TG_OP = 'INSERT' THEN {_SKIP_IN_BULK_LOAD};"
+                f" {add_links(dialect, _linked(link))};"
+                f" {add_links(dialect, changed_tree_links())};"
+                f" ELSE {add_links(dialect, _linked(link), sign=-1)};"
+                f" {add_links(dialect, changed_tree_links(), sign=-1)}; END IF"
+            ],
+        ).replace("CREATE FUNCTION", replace, 1),
+        _function(
+            "event_day_counts_update",
+            [
+                *add_events(dialect, _moved("old_rows"), sign=-1),
+                *add_events(dialect, _moved("new_rows")),
+                add_links(dialect, counted_links(_moved("old_rows")), sign=-1),
+                add_links(dialect, counted_links(_moved("new_rows"))),
+                add_links(dialect, counted_tree(_moved("old_rows")), sign=-1),
+                add_links(dialect, counted_tree(_moved("new_rows"))),
+            ],
+        ).replace("CREATE FUNCTION", replace, 1),
+        _function(
+            "event_day_counts_delete",
+            [
+                *add_events(dialect, old, sign=-1),
+                add_links(dialect, counted_links(old), sign=-1),
+                add_links(dialect, counted_tree(old), sign=-1),
+            ],
+            returns="OLD",
+        ).replace("CREATE FUNCTION", replace, 1),
+    ]
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _initial),
     Migration(2, "import_keys", _import_keys),
     Migration(3, "window_counts", _window_counts),
     Migration(4, "change_journal", _change_journal),
+    Migration(5, "link_listing_index", _link_listing_index),
+    Migration(6, "category_branch_counts", _category_branch_counts),
 )

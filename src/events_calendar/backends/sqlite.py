@@ -30,7 +30,7 @@ from ..errors import Conflict, StorageUnavailable
 from ..queries import fold
 from ..records import Kind
 from ..statuses import COUNTED_STATUSES
-from .sql.dialect import Dialect, Fragment
+from .sql.dialect import SEARCH_SAMPLE, Dialect, Fragment
 from .sql.engine import Engine, Result
 from .sql.errors import DriverErrors, translate, translating
 from .sql.schema import LINKS
@@ -116,6 +116,31 @@ class SQLiteDialect(Dialect):
                 params.append(f"{{{field}}} : ({phrase})")
             per_field.append("(" + " AND ".join(tests) + ")")
         return "(" + " OR ".join(per_field) + ")", params
+
+    def scan(
+        self, table: str, alias: str, fields: Sequence[str], words: Sequence[str], *, together: bool
+    ) -> Fragment:
+        # Every word by ``instr`` on the folded text, as short words always are.
+        groups = [list(fields)] if together else [[field] for field in fields]
+        clauses: list[str] = []
+        params: list[Any] = []
+        for group in groups:
+            text = " || char(10) || ".join(f"{alias}.{self.quote(f)}" for f in group)
+            tests = [self.contains(text, word) for word in words]
+            clauses.append("(" + " AND ".join(sql for sql, _ in tests) + ")")
+            params.extend(value for _, more in tests for value in more)
+        return "(" + " OR ".join(clauses) + ")", params
+
+    def search_sample(self, table: str, words: Sequence[str]) -> Fragment | None:
+        long_words = [w for w in words if len(w) >= _TRIGRAM]
+        if not long_words:
+            return None
+        fts = self.quote(f"{table}_fts")
+        return (
+            f"SELECT count(*), coalesce(max(rowid), 0) FROM (SELECT rowid FROM {fts}"
+            f" WHERE {fts} MATCH ? ORDER BY rowid LIMIT {SEARCH_SAMPLE}) sampled",
+            [" AND ".join(_fts_phrase(w) for w in long_words)],
+        )
 
 
 def _fts_phrase(word: str) -> str:

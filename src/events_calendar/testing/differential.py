@@ -300,6 +300,25 @@ class DifferentialMachine(RuleBasedStateMachine):
 
     @rule(
         data=st.data(),
+        start=st.none() | days,
+        status=st.none() | st.sampled_from(["publish", "any"]),
+        batch=st.integers(1, 4),
+    )
+    def iter_events(
+        self, data: st.DataObject, start: int | None, status: str | None, batch: int
+    ) -> None:
+        """Whole-query iteration in small batches, so keyset pages follow one another."""
+        query: dict[str, Any] = {"status": status}
+        if start is not None:
+            query["start_date"] = f"{NOW + timedelta(days=start):%Y-%m-%d}"
+        if self.term_ids and _coin(data):
+            query["categories"] = data.draw(st.lists(st.sampled_from(self.term_ids), min_size=1))
+        if self.venue_ids and _coin(data):
+            query["venue"] = data.draw(st.sampled_from(self.venue_ids))
+        self.both(lambda cal: [e.id for e in cal.events.iter(batch_size=batch, **query)])
+
+    @rule(
+        data=st.data(),
         search=st.none() | st.sampled_from(["hall", "ly", "grand hall"]),
         has_events=st.none() | st.booleans(),
         upcoming=st.booleans(),

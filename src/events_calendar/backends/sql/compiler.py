@@ -37,6 +37,7 @@ __all__ = [
     "TERM_ENTRIES",
     "Select",
     "compile_filter",
+    "listing_conditions",
 ]
 
 #: The ``EventFilter`` fields that name linked ids, and the link (``schema.LINKS``) each reads.
@@ -60,6 +61,9 @@ class Select:
     #: What the rows are read from before the table (the driving links), and its parameters.
     driver: str = ""
     driver_params: list[Any] = attrs.field(factory=list)
+    #: The list order's (start, id) columns when a link table's listing index drives the
+    #: walk (the ``index`` plan): its own copy of the key, so its index order is the order.
+    sort: tuple[str, str] | None = None
     where: list[str] = attrs.field(factory=list)
     params: list[Any] = attrs.field(factory=list)
     order: str = ""
@@ -158,12 +162,12 @@ def _linked_to(field: str) -> Entry:
     """Events linked to any of the ids, read as ``Select.plans`` says (``link_plans``)."""
     link = LINKS[LINK_FILTERS[field]]
 
-    def entry(q: Select, ids: frozenset[int] | None, _: object) -> None:
+    def entry(q: Select, ids: frozenset[int] | None, flt: EventFilter) -> None:
         if ids is None:
             return
         column, table = q.dialect.quote(link.column), q.dialect.quote(link.table)
         plan = q.plans.get(field, "probe")
-        if plan == "drive" and q.driver:  # one driver at most: the others check its rows
+        if plan in ("drive", "index") and q.driver:  # one driver at most: the others probe
             plan = "probe"
         if plan == "probe":
             inner, params = q.dialect.in_(f"l.{column}", sorted(ids))
@@ -171,6 +175,9 @@ def _linked_to(field: str) -> Entry:
                 f"EXISTS (SELECT 1 FROM {table} l WHERE l.event_id = {q.alias}.id AND {inner})",
                 *params,
             )
+            return
+        if plan == "index":
+            _walk_listing(q, f"{table} d", f"d.{column}", ids, flt)
             return
         inner, params = q.dialect.in_(column, sorted(ids))
         if plan == "list":
@@ -181,6 +188,43 @@ def _linked_to(field: str) -> Entry:
         q.add(f"{q.alias}.id = linked.event_id")
 
     return entry
+
+
+#: The ``EventFilter`` fields that bound or select by the listing key alone, stated on a link
+#: table's copy of it by the same entries (its columns have the events' names).
+_LISTING_BOUNDS = ("start_min", "start_after", "start_before", "end_max", "end_after", "end_before")
+
+
+def listing_conditions(dialect: Dialect, flt: EventFilter, alias: str = "d") -> Select:
+    """Every condition of ``flt`` on the listing key (``schema.LISTING_KEY``: statuses,
+    bounds, hidden, the keyset cursor), stated on the copy of the key that the link table
+    aliased ``alias`` keeps, by the entries that state them on events."""
+    walk = Select(dialect, "event", alias)
+    walk.add_fragment(dialect.in_(f"{alias}.status", sorted(s.value for s in flt.statuses)))
+    for name in _LISTING_BOUNDS:
+        EVENT_ENTRIES[name](walk, getattr(flt, name), flt)
+    _hidden(walk, flt.exclude_hidden, flt)
+    if flt.after is not None:
+        lower = [t for t in (flt.start_min, flt.start_after) if t is not None]
+        start = max([flt.after[0], *lower])
+        _keyset(walk, "utc_start", flt.after, start=start, id_column="event_id")
+    return walk
+
+
+def _walk_listing(
+    q: Select, source: str, target: str, ids: frozenset[int], flt: EventFilter
+) -> None:
+    """The ``index`` plan: the rows come from ``source`` (a link table aliased ``d``) walked
+    along its listing index (``schema.Link.listing_index``) for the one id in ``ids``, with
+    every listing-key condition of ``flt`` stated on ``d``'s copy of the key, in list order.
+    The event's own conditions stay too (the same truths); only what they add is checked on
+    the event rows the walk reaches."""
+    (target_id,) = ids
+    walk = listing_conditions(q.dialect, flt)
+    q.driver = source
+    q.where[0:0] = [f"{target} = ?", *walk.where, f"{q.alias}.id = d.event_id"]
+    q.params[0:0] = [target_id, *walk.params]
+    q.sort = ("d.utc_start", "d.event_id")
 
 
 def _equal(column: str) -> Entry:
@@ -215,9 +259,9 @@ def _hidden(q: Select, exclude: bool, _: object) -> None:
 def _event_search(q: Select, words: tuple[str, ...], flt: EventFilter) -> None:
     if not words:
         return
-    anywhere, params = q.dialect.search(
-        "events", q.alias, EVENT_SEARCH_FIELDS, words, together=True
-    )
+    # ``probe``: common words are checked on the rows the walk reaches (``link_plans``).
+    search = q.dialect.scan if q.plans.get("search") == "probe" else q.dialect.search
+    anywhere, params = search("events", q.alias, EVENT_SEARCH_FIELDS, words, together=True)
     if not flt.locked_search_in_title:
         q.add_fragment((anywhere, params))
         return
@@ -225,36 +269,43 @@ def _event_search(q: Select, words: tuple[str, ...], flt: EventFilter) -> None:
     # A title match is a match anywhere too, so the text index decides first and the password
     # (not in the listing index) is read only for the events it matched: at a million events,
     # reading it for every event in the window first made a counted search 7x slower.
-    title, more = q.dialect.search("events", q.alias, ("title",), words, together=False)
+    title, more = search("events", q.alias, ("title",), words, together=False)
     q.add(f"{anywhere} AND ({q.alias}.password = '' OR {title})", *params, *more)
 
 
 def _event_order(q: Select, by_date: bool, _: object) -> None:
-    q.order = (
-        f"{q.alias}.published, {q.alias}.id" if by_date else f"{q.alias}.utc_start, {q.alias}.id"
-    )
+    # (Link filters come before ``order_by_date`` among the filter's fields, so a link
+    # table driving the walk has set ``q.sort`` by now.)
+    start, record_id = q.sort or (f"{q.alias}.utc_start", f"{q.alias}.id")
+    q.order = f"{q.alias}.published, {q.alias}.id" if by_date else f"{start}, {record_id}"
 
 
 def _keyset(
-    q: Select, column: str, after: tuple[datetime, int], *, descending: bool, start: datetime
+    q: Select,
+    column: str,
+    after: tuple[datetime, int],
+    *,
+    start: datetime,
+    descending: bool = False,
+    id_column: str = "id",
 ) -> None:
     """Rows strictly past ``after`` (a time and an id) in ``(column, id)`` order: a row
     comparison (an index range on ``(column, id)`` for PostgreSQL), and first of all a plain
     bound on ``column`` from ``start`` (the cursor's time, or a tighter bound of the filter),
     which SQLite's planner takes as where its walk of the index begins."""
-    key = f"{q.alias}.{column}"
+    key, record_id = f"{q.alias}.{column}", f"{q.alias}.{id_column}"
     q.add_first(f"{key} {'<=' if descending else '>='} ?", _epoch(start))
-    q.add(f"({key}, {q.alias}.id) {'<' if descending else '>'} (?, ?)", _epoch(after[0]), after[1])
+    q.add(f"({key}, {record_id}) {'<' if descending else '>'} (?, ?)", _epoch(after[0]), after[1])
 
 
 def _event_after(q: Select, after: tuple[datetime, int] | None, flt: EventFilter) -> None:
     if after is None:
         return
     if flt.order_by_date:
-        _keyset(q, "published", after, descending=False, start=after[0])
+        _keyset(q, "published", after, start=after[0])
         return
     lower = [t for t in (flt.start_min, flt.start_after) if t is not None]
-    _keyset(q, "utc_start", after, descending=False, start=max([after[0], *lower]))
+    _keyset(q, "utc_start", after, start=max([after[0], *lower]))
 
 
 def _linked_after(q: Select, after: tuple[datetime, int] | None, _: object) -> None:

@@ -11,10 +11,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Sequence
 from typing import Any, ClassVar
 
-__all__ = ["Dialect", "Fragment"]
+__all__ = ["SEARCH_SAMPLE", "Dialect", "Fragment"]
 
 #: A piece of SQL and the parameters it binds, in order.
 Fragment = tuple[str, list[Any]]
+#: Rows a search sample reads at most (``Dialect.search_sample``).
+SEARCH_SAMPLE = 64
 
 
 class Dialect(ABC):
@@ -62,6 +64,20 @@ class Dialect(ABC):
     @abstractmethod
     def contains(self, expr: str, word: str) -> Fragment:
         """The case-folded text of ``expr`` contains ``word`` (already folded)."""
+
+    def scan(
+        self, table: str, alias: str, fields: Sequence[str], words: Sequence[str], *, together: bool
+    ) -> Fragment:
+        """``search``'s meaning checked on each row a walk reaches, without the text index:
+        cheaper when a word is common enough that a page is found a few rows in. Dialects
+        whose planner weighs that itself keep ``search``."""
+        return self.search(table, alias, fields, words, together=together)
+
+    def search_sample(self, table: str, words: Sequence[str]) -> Fragment | None:
+        """SQL answering (matches, last id) for the first ``SEARCH_SAMPLE`` rows of ``table``
+        whose text holds every word, in id order, from the text index: how common the words
+        are, read in a fraction of a millisecond. ``None``: the dialect does not sample."""
+        return None
 
     @abstractmethod
     def search(

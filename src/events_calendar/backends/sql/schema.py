@@ -18,17 +18,19 @@ from typing import Any, get_args, get_origin, get_type_hints
 import attrs
 
 from ...converters import stored_fields
-from ...records import RECORD_CLASSES, Input, Kind, Record
+from ...records import RECORD_CLASSES, Event, Input, Kind, Record
 
 __all__ = [
     "DERIVED",
     "LINKS",
+    "LISTING_KEY",
     "TABLES",
     "Column",
     "Link",
     "column_names",
     "columns",
     "link_fields",
+    "listing_key",
     "read_columns",
 ]
 
@@ -51,6 +53,12 @@ class Link:
     column: str  # the column naming the linked record
     target: Kind
 
+    @property
+    def listing_index(self) -> str:
+        """The index of this link table in list order: its target, then the event's
+        listing key (``LISTING_KEY``) with the event id beside its start."""
+        return f"{self.table}_listing"
+
 
 #: The one link map: event field -> where its links are stored.
 LINKS: dict[str, Link] = {
@@ -62,6 +70,23 @@ LINKS: dict[str, Link] = {
         Link("tags", "event_tags", "term_id", "tag"),
     )
 }
+
+#: An event's listing key: the columns a list bounds and orders by (its status, whether it is
+#: hidden from listings, its UTC start and end). Each link row keeps a copy of its event's,
+#: kept in step by triggers, so that a list of one venue, organizer, category or tag walks an
+#: index of that link table in list order (``Link.listing_index``) instead of every event.
+LISTING_KEY = ("status", "hide_from_listings", "utc_start", "utc_end")
+
+
+def listing_key(event: Event) -> tuple[str, bool, int, int]:
+    """The values of ``LISTING_KEY`` for an event, as its row and its link rows store them."""
+    return (
+        event.status.value,
+        event.hide_from_listings,
+        int(event.utc_start_date.timestamp()),
+        int(event.utc_end_date.timestamp()),
+    )
+
 
 #: Kind -> derived columns beside the record's fields (all integers but ``name_key``).
 DERIVED: dict[Kind, tuple[str, ...]] = {

@@ -19,7 +19,7 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ...changes import Change, Changes
 from ...converters import make_storage_converter
@@ -38,11 +38,12 @@ from ...records import (
     Venue,
 )
 from ...storage import Family, Filter
+from .category_tree import branch_root
 from .compiler import LINK_FILTERS, compile_filter
 from .engine import Engine
-from .link_plans import RARE_LINKS, choose
+from .link_plans import RARE_LINKS, Plan, choose, choose_search
 from .rows import RecordFromRow, record_reader
-from .schema import LINKS, TABLES, column_names, link_fields, read_columns
+from .schema import LINKS, LISTING_KEY, TABLES, column_names, link_fields, listing_key, read_columns
 from .window_counts import window_count
 
 __all__ = ["SQLStore"]
@@ -303,11 +304,19 @@ class SQLStore:
         return nullcontext()
 
     def _insert_links(self, field: str, events: Sequence[Record]) -> None:
+        """The events' links of ``field``, each with its event's listing key."""
         link = LINKS[field]
-        rows = [(r.id, target, n) for r in events for n, target in enumerate(getattr(r, field))]
+        rows = [
+            (r.id, target, n, *key)
+            for r in events
+            for key in (listing_key(cast("Event", r)),)
+            for n, target in enumerate(getattr(r, field))
+        ]
         if rows:
             self._insert_rows(
-                self.dialect.quote(link.table), ["event_id", link.column, "position"], rows
+                self.dialect.quote(link.table),
+                ["event_id", link.column, "position", *LISTING_KEY],
+                rows,
             )
 
     def _any_taken(self, kind: Kind, ids: Sequence[int]) -> bool:
@@ -372,42 +381,64 @@ class SQLStore:
             found = self._records(cls, self._select(cls.kind, wanted))
         return {record.id: record for record in found}
 
-    def _link_counts(self, flt: Filter) -> tuple[dict[str, int], int]:
-        """How many links each link filter of ``flt`` has (counted up to just past
-        ``rare_links``) and about how many events there are (the highest id): what
-        ``link_plans.choose`` weighs. A fraction of a millisecond, whatever the links."""
-        counts: dict[str, int] = {}
+    def _link_weights(self, flt: Filter) -> tuple[dict[str, int], int, set[str]]:
+        """What ``link_plans.choose`` weighs for ``flt``: each link filter's links counted
+        up to just past ``rare_links``, about how many events there are (the highest id),
+        and the filters of one id, which can walk their listing index. With one such filter
+        there is nothing to weigh, and nothing is counted."""
         if not isinstance(flt, EventFilter):
-            return counts, 0
-        for field, name in LINK_FILTERS.items():
-            ids = getattr(flt, field)
-            if ids is None:
-                continue
-            link = LINKS[name]
+            return {}, 0, set()
+        present = {f: ids for f in LINK_FILTERS if (ids := getattr(flt, f)) is not None}
+        single = set() if flt.order_by_date else {f for f, ids in present.items() if len(ids) == 1}
+        if not present or len(single) == 1:
+            return dict.fromkeys(present, 0), 0, single
+        counts: dict[str, int] = {}
+        for field, ids in present.items():
+            link = LINKS[LINK_FILTERS[field]]
             inner, params = self.dialect.in_(self.dialect.quote(link.column), sorted(ids))
             counts[field] = self._run(
                 f"SELECT count(*) FROM (SELECT 1 FROM {self.dialect.quote(link.table)}"
                 f" WHERE {inner} LIMIT {self.rare_links + 1}) found",
                 params,
             ).scalar()
-        if not counts:
-            return counts, 0
-        return counts, self._run("SELECT coalesce(max(id), 0) FROM events").scalar()
+        events = self._run("SELECT coalesce(max(id), 0) FROM events").scalar()
+        return counts, events, single
+
+    def _search_plan(self, flt: Filter, wanted: int | None) -> Plan | None:
+        """How an event search checks its words for a walk that must find ``wanted`` rows
+        (``link_plans.choose_search``), from a sample of the text index's first matches."""
+        if not isinstance(flt, EventFilter) or not flt.search or wanted is None:
+            return None
+        sample = self.dialect.search_sample("events", flt.search)
+        if sample is None:
+            return None
+        found, last_id = self._run(*sample).rows[0]
+        return choose_search(int(found), int(last_id), self.last_id("post"), wanted)
+
+    def _branch(self, flt: Filter) -> int | None:
+        """The category whose whole branch ``flt``'s several category ids are, if any (the
+        core expands a category filter to its branch): its branch counts answer the total."""
+        if not isinstance(flt, EventFilter) or len(flt.category_ids or ()) < 2:
+            return None
+        found = self._run(*branch_root(self.dialect, flt.category_ids or ())).scalar()
+        return None if found is None else int(found)
 
     def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
         with self.engine.reading():
-            links, events = self._link_counts(flt)
+            links, events, single = self._link_weights(flt)
             total: int | None = None
             if count:
-                counted = window_count(self.dialect, cls.kind, flt)
+                counted = window_count(self.dialect, cls.kind, flt, branch=self._branch(flt))
                 if counted is None:
-                    plans = choose(links, events, None, rare=self.rare_links)
+                    plans = choose(links, events, None, rare=self.rare_links, single=single)
                     counted = compile_filter(self.dialect, cls.kind, flt, plans=plans).count_sql()
                 total = int(self._run(*counted).scalar())
                 if total <= flt.offset:
                     return [], total
             wanted = None if flt.limit is None else flt.offset + flt.limit
-            plans = choose(links, events, wanted, rare=self.rare_links)
+            plans = choose(links, events, wanted, rare=self.rare_links, single=single)
+            if self._search_plan(flt, wanted) == "probe":
+                plans["search"] = "probe"
             q = compile_filter(self.dialect, cls.kind, flt, plans=plans)
             rows = self._run(*q.rows_sql()).dicts()
             return self._records(cls, rows), total

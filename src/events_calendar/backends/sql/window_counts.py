@@ -18,9 +18,12 @@ end <= E`` (the listing windows are containment, ``queries.EventFilter``) then s
 disjoint parts: the events starting in the partial day after ``S`` (an index range over one
 day), the events starting and ending on whole days inside the window (a sum over the count rows
 of the window's blocks and the days around them), and the events ending in the partial day
-before ``E`` (an index range on ``events_listing_end``). A filter the tables cannot answer
-exactly (any other condition, several linked ids, whose events may overlap) is counted as
-before, so a total never changes, only how fast it comes.
+before ``E`` (an index range on ``events_listing_end``). Several linked ids (a category with
+its sub-categories) may share events, which the day counts would count once per id: their
+events are counted from the link table's listing index instead (each link row keeps its
+event's listing key), each once, without reading an event row. A filter neither can answer
+exactly (any other condition) is counted as before, so a total never changes, only how fast
+it comes.
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ import attrs
 from ...queries import EventFilter
 from ...records import Kind
 from ...statuses import Status
-from .compiler import LINK_FILTERS
+from .category_tree import TREE, counted_tree
+from .compiler import LINK_FILTERS, listing_conditions
 from .dialect import Dialect, Fragment
-from .schema import LINKS
+from .schema import LINKS, LISTING_KEY
 
 __all__ = [
     "BLOCK",
@@ -62,7 +66,7 @@ EVENT_BLOCKS = "event_block_counts"
 BLOCK = 32
 LINK_COUNTS = "link_day_counts"
 #: The event columns a count's key is made of (``hidden`` is ``hide_from_listings``).
-KEY_COLUMNS = ("status", "hide_from_listings", "utc_start", "utc_end")
+KEY_COLUMNS = LISTING_KEY
 
 
 def _floor_div(expr: str, by: int) -> str:
@@ -163,14 +167,16 @@ def counted_links(events: str, *, where: str = "") -> str:
 
 def raise_counts(dialect: Dialect, first: int, last: int) -> list[Fragment]:
     """What the insert triggers would have counted for the events with ids from ``first`` to
-    ``last`` and their links: run where a bulk load that set those triggers aside ends."""
-    links = counted_links("events", where=" WHERE l.event_id BETWEEN ? AND ?")
+    ``last``, their links and their category branches (``category_tree``): run where a bulk
+    load that set those triggers aside ends."""
+    loaded = " WHERE l.event_id BETWEEN ? AND ?"
     return [
         *(
             (sql, [first, last])
             for sql in add_events(dialect, "(SELECT * FROM events WHERE id BETWEEN ? AND ?)")
         ),
-        (add_links(dialect, links), [first, last] * len(LINKS)),
+        (add_links(dialect, counted_links("events", where=loaded)), [first, last] * len(LINKS)),
+        (add_links(dialect, counted_tree("events", where=loaded)), [first, last]),
     ]
 
 
@@ -196,9 +202,9 @@ _READ = frozenset(
 _DEFAULTS = {f.name: f.default for f in attrs.fields(EventFilter) if f.name not in _READ}
 
 
-def _answerable(flt: EventFilter) -> tuple[str, int] | bool | None:
-    """Whether the count tables answer ``flt``: False if not, else the one link filtered on
-    (field, id), or None for none."""
+def _answerable(flt: EventFilter) -> tuple[str, frozenset[int]] | bool | None:
+    """Whether the count tables or a link's listing index answer ``flt``: False if not,
+    else the one link filtered on (its ``LINKS`` field and ids), or None for none."""
     if any(getattr(flt, name) != default for name, default in _DEFAULTS.items()):
         return False
     if flt.private_author is not None and Status.PRIVATE in flt.statuses:
@@ -208,21 +214,70 @@ def _answerable(flt: EventFilter) -> tuple[str, int] | bool | None:
     links = [(f, ids) for f in LINK_FILTERS if (ids := getattr(flt, f)) is not None]
     if not links:
         return None
-    if len(links) > 1 or len(links[0][1]) != 1:
+    if len(links) > 1 or not links[0][1]:
         return False
     field, ids = links[0]
-    return LINK_FILTERS[field], next(iter(ids))
+    return LINK_FILTERS[field], ids
 
 
-def window_count(dialect: Dialect, kind: Kind, flt: object) -> Fragment | None:
+def _distinct_links(
+    dialect: Dialect, flt: EventFilter, field: str, ids: frozenset[int]
+) -> Fragment:
+    """The events linked to any of several ids, counted from the link table's listing index
+    alone (each link row keeps its event's listing key): a category with its sub-categories,
+    whose events the day counts would count once per term they are filed under."""
+    link = LINKS[field]
+    inner, params = dialect.in_(f"d.{dialect.quote(link.column)}", sorted(ids))
+    walk = listing_conditions(dialect, flt)
+    return (
+        f"SELECT count(*) FROM (SELECT DISTINCT d.event_id FROM {dialect.quote(link.table)} d"
+        f" WHERE {inner} AND {walk.condition()}) linked",
+        [*params, *walk.params],
+    )
+
+
+@attrs.frozen
+class _Linked:
+    """The one link filter a windowed total is counted for: its ``LINKS`` field and ids, and
+    the ``link_day_counts`` rows (link, target) that count its events each once."""
+
+    field: str
+    ids: frozenset[int]
+    counted_as: tuple[str, int]
+
+    def check(self, dialect: Dialect, alias: str) -> Fragment:
+        """The events (``e``) or link rows (``d``, one id only) of this link."""
+        link = LINKS[self.field]
+        column = dialect.quote(link.column)
+        if alias == "d":
+            (target,) = self.ids
+            return f"d.{column} = ?", [target]
+        inner, params = dialect.in_(f"l.{column}", sorted(self.ids))
+        table = dialect.quote(link.table)
+        return f"EXISTS (SELECT 1 FROM {table} l WHERE l.event_id = e.id AND {inner})", params
+
+
+def window_count(
+    dialect: Dialect, kind: Kind, flt: object, *, branch: int | None = None
+) -> Fragment | None:
     """The total of an event list from the count tables, or None when they cannot answer it
-    exactly (the caller counts the rows then)."""
+    exactly (the caller counts the rows then). ``branch``: the category whose whole branch
+    the filter's category ids are (``category_tree.branch_root``), if any."""
     if kind != "event" or not isinstance(flt, EventFilter) or not flt.statuses:
         return None
-    link = _answerable(flt)
-    if link is False:
+    answerable = _answerable(flt)
+    if answerable is False:
         return None
-    assert link is None or isinstance(link, tuple)
+    assert answerable is None or isinstance(answerable, tuple)
+    link: _Linked | None = None
+    if answerable is not None:
+        field, ids = answerable
+        if len(ids) == 1:
+            link = _Linked(field, ids, (field, next(iter(ids))))
+        elif field == "categories" and branch is not None and branch in ids:
+            link = _Linked(field, ids, (TREE, branch))
+        else:
+            return _distinct_links(dialect, flt, field, ids)
     start = None if flt.start_min is None else int(flt.start_min.timestamp())
     end = None if flt.end_max is None else int(flt.end_max.timestamp())
     first_day = None if start is None else -(-start // DAY)  # the first whole day
@@ -231,58 +286,63 @@ def window_count(dialect: Dialect, kind: Kind, flt: object) -> Fragment | None:
     hidden = [False] if flt.exclude_hidden else [False, True]
     flags = ", ".join(dialect.false if not h else dialect.true for h in hidden)
 
-    def rows(alias: str, ranges: list[tuple[str, Any]]) -> Fragment:
+    def rows(alias: str, ranges: list[tuple[str, str, Any]]) -> Fragment:
+        """The conditions on the rows of ``alias`` (events ``e``, a link table ``d``, a count
+        table ``c``): statuses, hidden flags, ``(column, operator, value)`` ranges, the link."""
         clause, params = dialect.in_(f"{alias}.status", statuses)
         hidden_column = "hidden" if alias == "c" else "hide_from_listings"
         clauses = [clause, f"{alias}.{hidden_column} IN ({flags})"]
-        for condition, value in ranges:
-            clauses.append(condition)
+        for column, op, value in ranges:
+            clauses.append(f"{alias}.{column} {op} ?")
             params.append(value)
-        if link is not None and alias == "e":
-            table = LINKS[link[0]]
-            clauses.append(
-                f"EXISTS (SELECT 1 FROM {dialect.quote(table.table)} l WHERE l.event_id = e.id"
-                f" AND l.{dialect.quote(table.column)} = ?)"
-            )
-            params.append(link[1])
+        if link is not None and alias == "c":
+            clauses[0:0] = ["c.link = ?", "c.target = ?"]
+            params[0:0] = link.counted_as
+        elif link is not None:
+            check, more = link.check(dialect, alias)
+            clauses.append(check)
+            params.extend(more)
         return " AND ".join(clauses), params
 
     parts: list[Fragment] = []
     if start is not None and first_day is not None:
-        ranges = [("e.utc_start >= ?", start), ("e.utc_start < ?", first_day * DAY)]
+        # The partial first day: a range of the start, on the link's listing index for one
+        # linked id (each link row keeps its event's key), else on ``events_listing``.
+        ranges = [("utc_start", ">=", start), ("utc_start", "<", first_day * DAY)]
         if end is not None:
-            ranges.append(("e.utc_end <= ?", end))
-        where, params = rows("e", ranges)
-        parts.append((f"(SELECT count(*) FROM events e WHERE {where})", params))
-    for table, column, low, high in _whole(link, first_day, past_day):
-        whole: list[tuple[str, Any]] = []
+            ranges.append(("utc_end", "<=", end))
+        alias, source = "e", "events e"
+        if link is not None and len(link.ids) == 1:
+            alias, source = "d", f"{dialect.quote(LINKS[link.field].table)} d"
+        where, params = rows(alias, ranges)
+        parts.append((f"(SELECT count(*) FROM {source} WHERE {where})", params))
+    for table, column, low, high in _whole(link is not None, first_day, past_day):
+        whole: list[tuple[str, str, Any]] = []
         if low is not None:
-            whole.append((f"c.{column} >= ?", low))
+            whole.append((column, ">=", low))
         if high is not None:
-            whole.append((f"c.{column} < ?", high))
+            whole.append((column, "<", high))
         if past_day is not None:
-            whole.append(("c.end_day < ?", past_day))
+            whole.append(("end_day", "<", past_day))
         where, params = rows("c", whole)
-        if link is not None:
-            where = f"c.link = ? AND c.target = ? AND {where}"
-            params = [*link, *params]
         parts.append((f"(SELECT coalesce(sum(c.n), 0) FROM {table} c WHERE {where})", params))
     if end is not None and past_day is not None:
-        ranges = [("e.utc_end >= ?", past_day * DAY), ("e.utc_end <= ?", end)]
+        ranges = [("utc_end", ">=", past_day * DAY), ("utc_end", "<=", end)]
         if first_day is not None:
-            ranges.append(("e.utc_start >= ?", first_day * DAY))
+            ranges.append(("utc_start", ">=", first_day * DAY))
         where, params = rows("e", ranges)
         parts.append((f"(SELECT count(*) FROM events e WHERE {where})", params))
     return "SELECT " + " + ".join(p[0] for p in parts), [v for p in parts for v in p[1]]
 
 
 def _whole(
-    link: tuple[str, int] | None, first_day: int | None, past_day: int | None
+    linked: bool, first_day: int | None, past_day: int | None
 ) -> list[tuple[str, str, int | None, int | None]]:
     """Where the events starting on whole days from ``first_day`` to before ``past_day`` are
     counted: (table, start column, from, before) ranges, ``None`` for no bound. Whole blocks
-    from the block table, the days around them from the day table."""
-    if link is not None:
+    from the block table, the days around them from the day table; a link's from its day
+    counts."""
+    if linked:
         return [(LINK_COUNTS, "start_day", first_day, past_day)]
     first = None if first_day is None else -(-first_day // BLOCK)  # the first whole block
     past = None if past_day is None else past_day // BLOCK
