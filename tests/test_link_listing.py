@@ -172,6 +172,14 @@ def test_an_older_sqlite_file_gets_its_links_keyed(tmp_path: Path) -> None:
     gig = _gig(cal)
     cal.close()
     old = Database(path)
+    old.execute("DROP INDEX event_categories_ending")  # 0010, after, goes too
+    old.execute("DROP TABLE category_tree")
+    for (trigger,) in old.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%category_tree%'"
+    ).fetchall():
+        old.execute(f"DROP TRIGGER [{trigger}]")
+    old.execute("DELETE FROM link_day_counts WHERE link = 'category_tree'")
+    old.execute("DELETE FROM _sqlite_migrations WHERE name = '0010_category_branch_counts'")
     old.execute("DROP TRIGGER events_listing_key")
     for link in LINKS.values():
         old.execute(f"DROP TRIGGER [{link.table}_listing_key]")

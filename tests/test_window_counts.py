@@ -411,6 +411,7 @@ def test_migration_counts_the_events_of_an_older_file(tmp_path: Path) -> None:
     ).fetchall():
         old.execute(f"DROP TRIGGER [{trigger}]")
     old.execute("DROP INDEX events_listing_end")
+    old.execute("DROP INDEX event_categories_ending")
     old.execute(  # 0010 (the branch counts) goes too, as it came after
         "DELETE FROM _sqlite_migrations"
         " WHERE name IN ('0007_window_counts', '0010_category_branch_counts')"
@@ -439,6 +440,7 @@ def test_postgres_migration_counts_the_events_of_an_older_database() -> None:
         run("DROP INDEX events_listing_end")
         run("DROP TABLE changes, changes_horizon")  # versions 4 to 6 go too
         run("DROP TABLE category_tree")
+        run("DROP INDEX event_categories_ending")
         patterns = [["%day_counts%", "%journal%", "%listing_key%", "category_tree%"]]
         for trigger, table in run(
             "SELECT tgname, tgrelid::regclass::text FROM pg_trigger WHERE tgname LIKE ANY (?)",

@@ -32,6 +32,7 @@ from .dialect import Dialect, Fragment
 from .schema import LINKS, LISTING_KEY
 
 __all__ = [
+    "ENDING",
     "TREE",
     "branch_root",
     "changed_tree_links",
@@ -46,6 +47,10 @@ __all__ = [
 
 #: The closure table, and the ``link`` its counts carry in ``link_day_counts``.
 TREE = "category_tree"
+#: The category links by end: a branch window's partial last day (its events ending before
+#: the window's end) is a range of it per category, where probing the links of every event
+#: ending that day cost 7-20 ms at a million events.
+ENDING = "event_categories_ending"
 _LINKS = LINKS["categories"].table
 _KEY = ", ".join(f"e.{c}" for c in LISTING_KEY)
 _PICKED = ", ".join(f"p.{c}" for c in LISTING_KEY)
@@ -53,12 +58,15 @@ _PICKED = ", ".join(f"p.{c}" for c in LISTING_KEY)
 
 def tree_tables(dialect: Dialect) -> list[str]:
     """The closure table, clustered by term (a term's ancestors) and indexed by ancestor (a
-    branch's categories), filled from the categories there are."""
+    branch's categories), filled from the categories there are; and the category links'
+    index by end (``ENDING``)."""
     number = dialect.types[int]
     return [
         f"CREATE TABLE {TREE} (term_id {number} NOT NULL, ancestor_id {number} NOT NULL,"
         f" PRIMARY KEY (term_id, ancestor_id)){dialect.clustered}",
         f"CREATE INDEX {TREE}_ancestor ON {TREE} (ancestor_id, term_id)",
+        f"CREATE INDEX {ENDING} ON {_LINKS}"
+        " (term_id, status, hide_from_listings, utc_end, event_id, utc_start)",
         f"WITH RECURSIVE t (term_id, ancestor_id) AS (SELECT id, id FROM categories UNION"
         f" SELECT c.id, t.ancestor_id FROM categories c JOIN t ON c.parent = t.term_id)"
         f" INSERT INTO {TREE} (term_id, ancestor_id) SELECT term_id, ancestor_id FROM t",

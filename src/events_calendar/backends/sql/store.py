@@ -382,10 +382,11 @@ class SQLStore:
         return {record.id: record for record in found}
 
     def _link_weights(self, flt: Filter) -> tuple[dict[str, int], int, set[str]]:
-        """What ``link_plans.choose`` weighs for ``flt``: each link filter's links counted
-        up to just past ``rare_links``, about how many events there are (the highest id),
-        and the filters of one id, which can walk their listing index. With one such filter
-        there is nothing to weigh, and nothing is counted."""
+        """What ``link_plans.choose`` weighs for ``flt``: each link filter's links (a
+        venue's or organizer's counted up to just past ``rare_links``, a term's from its
+        stored count), about how many events there are (the highest id), and the filters
+        of one id, which can walk their listing index. With one such filter there is
+        nothing to weigh, and nothing is counted."""
         if not isinstance(flt, EventFilter):
             return {}, 0, set()
         present = {f: ids for f in LINK_FILTERS if (ids := getattr(flt, f)) is not None}
@@ -395,12 +396,18 @@ class SQLStore:
         counts: dict[str, int] = {}
         for field, ids in present.items():
             link = LINKS[LINK_FILTERS[field]]
-            inner, params = self.dialect.in_(self.dialect.quote(link.column), sorted(ids))
-            counts[field] = self._run(
-                f"SELECT count(*) FROM (SELECT 1 FROM {self.dialect.quote(link.table)}"
-                f" WHERE {inner} LIMIT {self.rare_links + 1}) found",
-                params,
-            ).scalar()
+            if link.target in ("category", "tag"):  # the terms' stored counts, summed
+                inner, params = self.dialect.in_("id", sorted(ids))
+                sql = (
+                    f"SELECT coalesce(sum(count), 0) FROM {self._tables[link.target]} WHERE {inner}"
+                )
+            else:
+                inner, params = self.dialect.in_(self.dialect.quote(link.column), sorted(ids))
+                sql = (
+                    f"SELECT count(*) FROM (SELECT 1 FROM {self.dialect.quote(link.table)}"
+                    f" WHERE {inner} LIMIT {self.rare_links + 1}) found"
+                )
+            counts[field] = min(int(self._run(sql, params).scalar()), self.rare_links + 1)
         events = self._run("SELECT coalesce(max(id), 0) FROM events").scalar()
         return counts, events, single
 

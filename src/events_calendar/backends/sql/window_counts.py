@@ -246,15 +246,21 @@ class _Linked:
     counted_as: tuple[str, int]
 
     def check(self, dialect: Dialect, alias: str) -> Fragment:
-        """The events (``e``) or link rows (``d``, one id only) of this link."""
+        """The events (``e``) or link rows (``d``) of this link."""
         link = LINKS[self.field]
         column = dialect.quote(link.column)
         if alias == "d":
-            (target,) = self.ids
-            return f"d.{column} = ?", [target]
+            return dialect.in_(f"d.{column}", sorted(self.ids))
         inner, params = dialect.in_(f"l.{column}", sorted(self.ids))
         table = dialect.quote(link.table)
         return f"EXISTS (SELECT 1 FROM {table} l WHERE l.event_id = e.id AND {inner})", params
+
+    def reads_links(self, side: str) -> bool:
+        """Whether a partial day is counted from the link rows (their copies of the listing
+        key) rather than from the events: always the first day (a range of the start, which
+        the listing index holds); the last (a range of the end) where the link table has
+        an index by end too (``category_tree.ENDING``)."""
+        return side == "first" or self.field == "categories"
 
 
 def window_count(
@@ -288,34 +294,51 @@ def window_count(
 
     def rows(alias: str, ranges: list[tuple[str, str, Any]]) -> Fragment:
         """The conditions on the rows of ``alias`` (events ``e``, a link table ``d``, a count
-        table ``c``): statuses, hidden flags, ``(column, operator, value)`` ranges, the link."""
+        table ``c``): statuses, hidden flags, ``(column, operator, value)`` ranges (the first
+        names the column walked), the link."""
         clause, params = dialect.in_(f"{alias}.status", statuses)
         hidden_column = "hidden" if alias == "c" else "hide_from_listings"
         clauses = [clause, f"{alias}.{hidden_column} IN ({flags})"]
+        walked = ranges[0][0] if ranges else None
         for column, op, value in ranges:
-            clauses.append(f"{alias}.{column} {op} ?")
+            term = f"{alias}.{column}"
+            if alias == "d" and column != walked:
+                # Only narrows the walked column's index range: checked on its rows (else
+                # SQLite, which keeps no statistics, may walk the other index by it).
+                term = dialect.row_by_row(term)
+            clauses.append(f"{term} {op} ?")
             params.append(value)
         if link is not None and alias == "c":
             clauses[0:0] = ["c.link = ?", "c.target = ?"]
             params[0:0] = link.counted_as
+        elif link is not None and alias == "d":
+            check, more = link.check(dialect, alias)
+            clauses.insert(0, check)
+            params[0:0] = more
         elif link is not None:
             check, more = link.check(dialect, alias)
             clauses.append(check)
             params.extend(more)
         return " AND ".join(clauses), params
 
+    def partial(side: str, ranges: list[tuple[str, str, Any]]) -> Fragment:
+        """The events of a partial first or last day: an index range of the events, or of
+        the link rows (each keeps its event's listing key; several ids: each event once)."""
+        if link is None or not link.reads_links(side):
+            where, params = rows("e", ranges)
+            return f"(SELECT count(*) FROM events e WHERE {where})", params
+        where, params = rows("d", ranges)
+        table = dialect.quote(LINKS[link.field].table)
+        if len(link.ids) == 1:
+            return f"(SELECT count(*) FROM {table} d WHERE {where})", params
+        return f"(SELECT count(DISTINCT d.event_id) FROM {table} d WHERE {where})", params
+
     parts: list[Fragment] = []
     if start is not None and first_day is not None:
-        # The partial first day: a range of the start, on the link's listing index for one
-        # linked id (each link row keeps its event's key), else on ``events_listing``.
         ranges = [("utc_start", ">=", start), ("utc_start", "<", first_day * DAY)]
         if end is not None:
             ranges.append(("utc_end", "<=", end))
-        alias, source = "e", "events e"
-        if link is not None and len(link.ids) == 1:
-            alias, source = "d", f"{dialect.quote(LINKS[link.field].table)} d"
-        where, params = rows(alias, ranges)
-        parts.append((f"(SELECT count(*) FROM {source} WHERE {where})", params))
+        parts.append(partial("first", ranges))
     for table, column, low, high in _whole(link is not None, first_day, past_day):
         whole: list[tuple[str, str, Any]] = []
         if low is not None:
@@ -330,8 +353,7 @@ def window_count(
         ranges = [("utc_end", ">=", past_day * DAY), ("utc_end", "<=", end)]
         if first_day is not None:
             ranges.append(("utc_start", ">=", first_day * DAY))
-        where, params = rows("e", ranges)
-        parts.append((f"(SELECT count(*) FROM events e WHERE {where})", params))
+        parts.append(partial("last", ranges))
     return "SELECT " + " + ".join(p[0] for p in parts), [v for p in parts for v in p[1]]
 
 
