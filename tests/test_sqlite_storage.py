@@ -93,6 +93,7 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
             "0008_change_journal",
             "0009_link_listing_index",
             "0010_category_branch_counts",
+            "0011_pending_search_index",
         ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
 

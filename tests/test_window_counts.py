@@ -184,8 +184,25 @@ def _change(cal: ec.Calendar, data: st.DataObject, ids: list[int], venues: list[
     """One random write to one of ``ids``: new dates, status, flag, links, trash or delete
     (a trashed or deleted event leaves ``ids``)."""
     event_id = data.draw(st.sampled_from(ids))
-    what = data.draw(st.sampled_from(["dates", "status", "hidden", "links", "trash", "delete"]))
-    if what == "dates":
+    what = data.draw(
+        st.sampled_from(["dates", "status", "hidden", "links", "trash", "delete", "many"])
+    )
+    if what == "many":  # bulk changes (``update_many``) keep the counts too
+        chosen = data.draw(st.lists(st.sampled_from(ids), min_size=1, unique=True))
+        start = NOW + timedelta(hours=data.draw(HOURS))
+        end = start + timedelta(minutes=data.draw(st.integers(0, 3 * 24 * 60)))
+        changes = data.draw(
+            st.sampled_from(
+                [
+                    {"start_date": f"{start:%Y-%m-%d %H:%M}", "end_date": f"{end:%Y-%m-%d %H:%M}"},
+                    {"status": data.draw(st.sampled_from(STATUSES))},
+                    {"hide_from_listings": data.draw(st.booleans())},
+                    {"categories": data.draw(st.lists(st.sampled_from(CATEGORIES), max_size=2))},
+                ]
+            )
+        )
+        cal.events.update_many(chosen, **changes)
+    elif what == "dates":
         start = NOW + timedelta(hours=data.draw(HOURS))
         end = start + timedelta(minutes=data.draw(st.integers(0, 3 * 24 * 60)))
         cal.events.update(

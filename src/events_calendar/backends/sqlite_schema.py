@@ -541,3 +541,50 @@ def _category_branch_counts(db: Database) -> None:
     for name, when, body in triggers:
         db.execute(f"DROP TRIGGER IF EXISTS [{name}]")
         db.execute(f"CREATE TRIGGER [{name}] {when} BEGIN {'; '.join(body)}; END")
+
+
+@MIGRATIONS(name="0011_pending_search_index")
+def _pending_search_index(db: Database) -> None:
+    """New events join the trigram index a batch at a time (``SEARCH_BATCH``), not one by one.
+
+    Indexing one event's text in its own transaction wrote a new index segment and, every few
+    writes, merged segments: about half of what creating an event cost. Now the insert
+    trigger notes the event in ``events_search_pending``; when that holds a batch, one
+    statement indexes them all (in the writer's transaction that filled it) and empties it.
+    Searches read the index and check the waiting events' text directly
+    (``SQLiteDialect.search``). A waiting event's text changes reach the index with it; a
+    waiting event deleted leaves the batch. Bulk loads still index their rows at their end.
+    """
+    from .sqlite import SEARCH_BATCH, SEARCH_PENDING
+
+    pending = SEARCH_PENDING["events"]
+    names = ", ".join(f"[{f}]" for f in EVENT_SEARCH_FIELDS)
+    old = ", ".join(f"old.[{f}]" for f in EVENT_SEARCH_FIELDS)
+    new = ", ".join(f"new.[{f}]" for f in EVENT_SEARCH_FIELDS)
+    texts = ", ".join(f"e.[{f}]" for f in EVENT_SEARCH_FIELDS)
+    indexed = f"NOT EXISTS (SELECT 1 FROM {pending} WHERE id = {{}}.id)"
+    db.execute(f"CREATE TABLE {pending} (id INTEGER PRIMARY KEY)")
+    for trigger in ("events_fts_insert", "events_fts_update", "events_fts_delete"):
+        db.execute(f"DROP TRIGGER [{trigger}]")
+    db.execute(
+        "CREATE TRIGGER events_fts_insert AFTER INSERT ON events"
+        " WHEN NOT EXISTS (SELECT 1 FROM fts_deferred WHERE new.id BETWEEN first_id AND last_id)"
+        f" BEGIN INSERT INTO {pending} (id) VALUES (new.id); END"
+    )
+    db.execute(
+        f"CREATE TRIGGER events_fts_update AFTER UPDATE OF {names} ON events"
+        f" WHEN {indexed.format('new')} BEGIN"
+        f" INSERT INTO events_fts(events_fts, rowid, {names}) VALUES ('delete', old.id, {old});"
+        f" INSERT INTO events_fts(rowid, {names}) VALUES (new.id, {new}); END"
+    )
+    db.execute(
+        "CREATE TRIGGER events_fts_delete AFTER DELETE ON events BEGIN"
+        f" INSERT INTO events_fts(events_fts, rowid, {names}) SELECT 'delete', old.id, {old}"
+        f" WHERE {indexed.format('old')}; DELETE FROM {pending} WHERE id = old.id; END"
+    )
+    db.execute(
+        f"CREATE TRIGGER {pending}_batch AFTER INSERT ON {pending}"
+        f" WHEN (SELECT count(*) FROM {pending}) >= {SEARCH_BATCH} BEGIN"
+        f" INSERT INTO events_fts(rowid, {names}) SELECT e.id, {texts}"
+        f" FROM events e WHERE e.id IN (SELECT id FROM {pending}); DELETE FROM {pending}; END"
+    )
