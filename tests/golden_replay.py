@@ -7,6 +7,11 @@ so), kept here so that a clone runs the golden tests with nothing beside it. Thi
 starts our app on a fresh SQLite database (uvicorn on a free loopback port, in a background
 thread), runs the tool's own ``main`` against it and reads its verdicts.
 
+The scenario's relative steps expect one calendar day, so the run never reads the real clock:
+our app and the tool both read one clock that starts at noon UTC of the real day and ticks in
+real time (``NoonClock``). Run near midnight, the real clock would give the two sides different
+days and fail steps for reasons outside the code.
+
 The scoring uses the reference's ``deviations.json`` alone, as the team's conformance figure does;
 the few places where we differ beyond it (``docs/compatibility.md``) simply do not appear in
 ``golden_expected.json``.
@@ -18,6 +23,7 @@ that must keep matching.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt_module
 import importlib.util
 import io
 import json
@@ -28,9 +34,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import attrs
 import uvicorn
@@ -83,20 +89,32 @@ class Replay:
     def explain(self, step: str) -> str:
         return f"{self.verdicts.get(step, 'not run')} {step}{self.details.get(step, '')}"
 
-    def clock_warning(self) -> str:
-        """Why relative steps may differ for reasons outside the code, if any applies."""
-        near = [moment for moment in (self.started, self.finished) if _near_midnight(moment)]
-        if self.started.date() != self.finished.date() or near:
-            return (
-                " (the run was within 15 minutes of midnight UTC, or crossed it: the scenario's "
-                "relative steps expect one calendar day; run it again later)"
-            )
-        return ""
 
+class NoonClock:
+    """Real time moved to start at noon UTC of the real day: the same offset for our app (its
+    ``Clock``) and for the tool (its ``dt.datetime.now``), so both see one calendar day."""
 
-def _near_midnight(moment: datetime) -> bool:
-    start = moment.replace(hour=0, minute=0, second=0, microsecond=0)
-    return min(moment - start, start + timedelta(days=1) - moment) < timedelta(minutes=15)
+    def __init__(self) -> None:
+        real = datetime.now(UTC)
+        self.offset = real.replace(hour=12, minute=0, second=0, microsecond=0) - real
+
+    def now(self) -> datetime:
+        return datetime.now(UTC) + self.offset
+
+    def datetime_module(self) -> SimpleNamespace:
+        """The ``datetime`` module as the tool sees it: ``datetime.now`` reads this clock."""
+        clock = self
+
+        class ShiftedDatetime(datetime):
+            @classmethod
+            def now(cls, tz: tzinfo | None = None) -> ShiftedDatetime:  # type: ignore[override]
+                moment = clock.now()
+                return cls.fromtimestamp(moment.timestamp(), tz)
+
+        names = {
+            name: getattr(dt_module, name) for name in dir(dt_module) if not name.startswith("__")
+        }
+        return SimpleNamespace(**{**names, "datetime": ShiftedDatetime})
 
 
 def replay_tool() -> ModuleType:
@@ -125,10 +143,10 @@ def replay_tool() -> ModuleType:
 
 
 @contextlib.contextmanager
-def serving(database: Path) -> Iterator[tuple[str, str]]:
+def serving(database: Path, clock: NoonClock) -> Iterator[tuple[str, str]]:
     """Our app on a fresh SQLite file, served on a free loopback port; yields the namespace
     root and the administrator's application password."""
-    calendar = ec.connect(f"sqlite:///{database}")
+    calendar = ec.connect(f"sqlite:///{database}", clock=clock)
     calendar.users.create("admin", role="administrator")
     password = calendar.users.issue_password("admin")
     config = uvicorn.Config(
@@ -161,9 +179,11 @@ def serving(database: Path) -> Iterator[tuple[str, str]]:
 def run_replay() -> Replay:
     """Every step of the scenario against a fresh app, scored against the recording."""
     tool = replay_tool()
+    clock = NoonClock()
+    tool.dt = clock.datetime_module()
     with tempfile.TemporaryDirectory(prefix="golden-") as scratch:
-        started = datetime.now(UTC)
-        with serving(Path(scratch) / "golden.db") as (base, password):
+        started = clock.now()
+        with serving(Path(scratch) / "golden.db", clock) as (base, password):
             out, err = io.StringIO(), io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 status = tool.main(
@@ -172,7 +192,7 @@ def run_replay() -> Replay:
                         *("--compare", str(RECORDING)),
                     ]
                 )
-        finished = datetime.now(UTC)
+        finished = clock.now()
     text = out.getvalue()
     if status != 0:
         raise RuntimeError(f"the replay tool failed ({status}): {err.getvalue()}{text}")
@@ -193,7 +213,7 @@ def main() -> None:
     EXPECTED.write_text(json.dumps(replay.matching, indent=1) + "\n", encoding="utf-8")
     print(
         f"{EXPECTED.name}: {len(replay.matching)} matching steps; conformance "
-        f"{replay.matched}/{replay.scored} ({replay.conformance:.1%}){replay.clock_warning()}"
+        f"{replay.matched}/{replay.scored} ({replay.conformance:.1%})"
     )
     for name, verdict in replay.verdicts.items():
         if verdict in ("DIFF", "ERROR"):

@@ -40,7 +40,7 @@ def test_every_expected_step_still_matches(outcome: Replay | ReplayMissing) -> N
     replay = ran(outcome)
     expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
     lost = [replay.explain(step)[:300] for step in expected if replay.verdicts.get(step) != "MATCH"]
-    assert [] == lost, f"steps that no longer match{replay.clock_warning()}"
+    assert [] == lost, "steps that no longer match"
 
 
 def test_conformance_is_at_least_98_percent(outcome: Replay | ReplayMissing) -> None:
@@ -48,7 +48,7 @@ def test_conformance_is_at_least_98_percent(outcome: Replay | ReplayMissing) -> 
     replay = ran(outcome)
     assert replay.conformance >= MINIMUM_CONFORMANCE, (
         f"conformance {replay.matched}/{replay.scored} ({replay.conformance:.1%}) is below "
-        f"{MINIMUM_CONFORMANCE:.0%}{replay.clock_warning()}"
+        f"{MINIMUM_CONFORMANCE:.0%}"
     )
 
 
