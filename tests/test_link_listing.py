@@ -26,13 +26,22 @@ def _sqlite() -> SQLiteBackend:
     return SQLiteBackend()
 
 
+def _sqlite_set_wise() -> SQLiteBackend:
+    """SQLite doing every ``replace_many`` chunk's upkeep set-wise, however small."""
+    backend = SQLiteBackend()
+    backend._set_wise = 1
+    return backend
+
+
 def _postgres() -> PostgresBackend:
     database = test_database()
     database.reset()
     return PostgresBackend(database.url)
 
 
-@pytest.fixture(params=[_sqlite, _postgres], ids=["sqlite", "postgresql"])
+@pytest.fixture(
+    params=[_sqlite, _sqlite_set_wise, _postgres], ids=["sqlite", "sqlite-set-wise", "postgresql"]
+)
 def cal(request: pytest.FixtureRequest) -> Iterator[ec.Calendar]:
     factory: Callable[[], Backend] = request.param
     calendar = ec.Calendar(factory(), clock=ec.FixedClock(NOW))

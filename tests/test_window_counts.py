@@ -45,13 +45,24 @@ def _sqlite() -> SQLiteBackend:
     return SQLiteBackend()
 
 
+def _sqlite_set_wise() -> SQLiteBackend:
+    """SQLite doing every ``replace_many`` chunk's upkeep set-wise, however small."""
+    backend = SQLiteBackend()
+    backend._set_wise = 1
+    return backend
+
+
 def _postgres() -> PostgresBackend:
     database = test_database()
     database.reset()
     return PostgresBackend(database.url)
 
 
-@pytest.fixture(params=[_sqlite, _postgres], ids=["sqlite", "postgresql"], scope="module")
+@pytest.fixture(
+    params=[_sqlite, _sqlite_set_wise, _postgres],
+    ids=["sqlite", "sqlite-set-wise", "postgresql"],
+    scope="module",
+)
 def opened(request: pytest.FixtureRequest) -> Callable[[], Backend]:
     """A factory of empty backends (hypothesis runs many examples per test)."""
     factory: Callable[[], Backend] = request.param

@@ -32,7 +32,13 @@ from .sql.category_tree import (
 from .sql.schema import LINKS, LISTING_KEY, TABLES, Link, column_names, columns
 from .sql.window_counts import KEY_COLUMNS, add_events, add_links, counted_links, create_tables
 
-__all__ = ["JOURNAL_INSERT_TRIGGERS", "LINK_TABLES", "MIGRATIONS", "WINDOW_COUNT_TRIGGERS"]
+__all__ = [
+    "JOURNAL_INSERT_TRIGGERS",
+    "LINK_TABLES",
+    "MIGRATIONS",
+    "REWRITE_TRIGGERS",
+    "WINDOW_COUNT_TRIGGERS",
+]
 
 #: Event link field -> (link table, column naming the linked record), as the migrations
 #: below spell it (they are history: a migration never changes once released).
@@ -287,6 +293,19 @@ WINDOW_COUNT_INSERT = "event_day_counts_insert"
 WINDOW_COUNT_TRIGGERS: tuple[str, ...] = (
     WINDOW_COUNT_INSERT,
     *(f"{link.table}_day_counts_insert" for link in LINKS.values()),
+)
+
+#: The triggers that keep counts and the links' listing keys in step with an event's row and
+#: links, row by row; a large ``replace_many`` chunk sets them aside and does their work
+#: set-wise (``SQLiteBackend._rewrite``).
+REWRITE_TRIGGERS: tuple[str, ...] = (
+    "event_day_counts_update",
+    "events_listing_key",
+    *(
+        f"{link.table}_day_counts_{action}"
+        for link in LINKS.values()
+        for action in ("insert", "delete")
+    ),
 )
 
 

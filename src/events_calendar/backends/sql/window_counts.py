@@ -50,6 +50,7 @@ __all__ = [
     "add_events",
     "add_links",
     "block_of",
+    "count_events",
     "counted_links",
     "create_tables",
     "day_of",
@@ -165,19 +166,36 @@ def counted_links(events: str, *, where: str = "") -> str:
     )
 
 
+def count_events(
+    dialect: Dialect, picked: Fragment, linked: Fragment, *, sign: int = 1
+) -> list[Fragment]:
+    """What the count triggers would count (``sign`` times) for some events, their links and
+    their category branches, in a few set-wise statements: ``picked`` bounds the ``events``
+    rows, ``linked`` the same events' link rows (alias ``l``)."""
+    (events, params), (links, link_params) = picked, linked
+    where = f" WHERE {links}"
+    return [
+        *(
+            (sql, params)
+            for sql in add_events(dialect, f"(SELECT * FROM events WHERE {events})", sign=sign)
+        ),
+        (
+            add_links(dialect, counted_links("events", where=where), sign=sign),
+            link_params * len(LINKS),
+        ),
+        (add_links(dialect, counted_tree("events", where=where), sign=sign), link_params),
+    ]
+
+
 def raise_counts(dialect: Dialect, first: int, last: int) -> list[Fragment]:
     """What the insert triggers would have counted for the events with ids from ``first`` to
     ``last``, their links and their category branches (``category_tree``): run where a bulk
     load that set those triggers aside ends."""
-    loaded = " WHERE l.event_id BETWEEN ? AND ?"
-    return [
-        *(
-            (sql, [first, last])
-            for sql in add_events(dialect, "(SELECT * FROM events WHERE id BETWEEN ? AND ?)")
-        ),
-        (add_links(dialect, counted_links("events", where=loaded)), [first, last] * len(LINKS)),
-        (add_links(dialect, counted_tree("events", where=loaded)), [first, last]),
-    ]
+    return count_events(
+        dialect,
+        ("id BETWEEN ? AND ?", [first, last]),
+        ("l.event_id BETWEEN ? AND ?", [first, last]),
+    )
 
 
 #: Fields of an event filter ``window_count`` reads itself; any other must be at its default.
