@@ -9,7 +9,8 @@ Concurrency: one connection per backend, guarded by a re-entrant lock, is shared
 threads of a process; processes coordinate through SQLite's own locking. Writes open
 ``BEGIN IMMEDIATE`` transactions (taking the write lock up front, so two writers never deadlock
 upgrading a read lock), WAL lets readers run beside a writer, and a busy timeout plus a bounded
-retry keep "database is locked" from reaching a caller under ordinary contention.
+retry keep "database is locked" from reaching a caller under ordinary contention. The log is
+copied back into the file by a thread of its own (``sqlite_checkpoint``), not inside commits.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from .sql.errors import DriverErrors, translate, translating
 from .sql.schema import LINKS, LISTING_KEY
 from .sql.store import SQLStore
 from .sql.window_counts import count_events, raise_counts
+from .sqlite_checkpoint import Checkpointer
 from .sqlite_schema import (
     JOURNAL_INSERT_TRIGGERS,
     MIGRATIONS,
@@ -211,8 +213,11 @@ class SQLiteEngine(Engine):
         self._readers: list[Database] = []
         self._readers_lock = threading.Lock()
         self.db = self._connect(cache_kib=CACHE_KIB)
+        self._checkpoints: Checkpointer | None = None
         if path is not None:
             self._retry(lambda: self.db.execute("PRAGMA journal_mode = WAL"))
+            self.db.execute("PRAGMA wal_autocheckpoint = 0")  # ``sqlite_checkpoint``
+            self._checkpoints = Checkpointer(lambda: self._connect(cache_kib=64).conn)
         self._watch = self._connect(cache_kib=64).conn if path is not None else None
         self._watch_lock = threading.Lock()
         try:
@@ -326,6 +331,8 @@ class SQLiteEngine(Engine):
                 finally:
                     self._owner = None
                 self._commits += 1
+                if self._checkpoints is not None:
+                    self._checkpoints.committed()
             else:
                 self.db.execute(f"RELEASE sp{self._depth}")
 
@@ -408,6 +415,8 @@ class SQLiteEngine(Engine):
             self._readers.clear()
         if self._watch is not None:
             self._watch.close()
+        if self._checkpoints is not None:
+            self._checkpoints.close()
         with self._lock:
             self.db.close()
 

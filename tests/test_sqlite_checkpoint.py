@@ -1,0 +1,65 @@
+"""The write-ahead log is copied back by a thread of its own, not inside a commit
+(``backends.sqlite_checkpoint``)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import events_calendar as ec
+from events_calendar.backends.sqlite import SQLiteBackend
+
+
+def _backend(cal: ec.Calendar) -> SQLiteBackend:
+    backend = cal.backend
+    assert isinstance(backend, SQLiteBackend)
+    return backend
+
+
+def _create(cal: ec.Calendar, count: int) -> None:
+    for n in range(count):
+        cal.events.create(
+            title=f"Night {n}", start_date="2027-01-10 20:00", end_date="2027-01-10 22:00"
+        )
+
+
+def test_commits_never_checkpoint_and_a_thread_does(tmp_path: Path) -> None:
+    path = tmp_path / "cal.db"
+    cal = ec.connect(f"sqlite:///{path}")
+    engine = _backend(cal).engine
+    checkpoints = engine._checkpoints
+    assert checkpoints is not None
+    assert 0 == engine.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+    runs, size = checkpoints.runs, os.path.getsize(path)
+    _create(cal, 300)  # a few thousand pages of log
+    deadline = time.monotonic() + 10
+    while checkpoints.runs == runs and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.2)  # the checkpoint that follows the last commits
+    assert checkpoints.runs > runs
+    assert os.path.getsize(path) > size  # the pages reached the database file
+    thread = checkpoints._thread
+    cal.close()
+    assert thread is not None
+    assert not thread.is_alive()
+    reopened = ec.connect(f"sqlite:///{path}")
+    assert 300 == reopened.events.list(start_date="2027-01-10", end_date="2027-01-10").total
+    reopened.close()
+
+
+def test_a_private_database_has_no_log_to_copy() -> None:
+    cal = ec.connect("sqlite://")
+    assert _backend(cal).engine._checkpoints is None
+    _create(cal, 2)
+    cal.close()
+
+
+def test_closing_before_any_checkpoint_stops_cleanly(tmp_path: Path) -> None:
+    cal = ec.connect(f"sqlite:///{tmp_path / 'cal.db'}")
+    checkpoints = _backend(cal).engine._checkpoints
+    assert checkpoints is not None
+    _create(cal, 1)
+    cal.close()
+    cal.close()  # twice is harmless
+    assert checkpoints._thread is None or not checkpoints._thread.is_alive()
