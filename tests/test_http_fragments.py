@@ -4,16 +4,19 @@ every value they show is the same, never shown stale after a write."""
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Callable
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 from tests.http_helpers import NOW, SITE, basic
 
 import events_calendar as ec
 from events_calendar.http import create_app
 from events_calendar.http.fragments import Fragments
+from events_calendar.http.responses import dumps
 from events_calendar.http.urls import Urls
 from events_calendar.http.wire import Wire
 
@@ -112,9 +115,23 @@ def test_an_event_shown_again_reuses_its_object_until_a_linked_record_changes() 
         first is again,
         fragments.hits,
         fragments.misses,
-        first["venue"]["venue"],
-        renamed["venue"]["venue"],
+        orjson.loads(dumps(first))["venue"]["venue"],
+        orjson.loads(dumps(renamed))["venue"]["venue"],
     )
+
+
+def test_kept_objects_are_serialised_out_of_the_collectors_way() -> None:
+    """A kept object is one serialised part, which the garbage collector does not walk, and
+    an answer holding it is written as if it held the object itself."""
+    cal, ids = _calendar()
+    urls = Urls(SITE, "/wp-json", "tribe/events/v1")
+    kept = Wire(urls, cal.settings, cal.zone, list, Fragments())
+    plain = Wire(urls, cal.settings, cal.zone, list)
+    gala = cal.events.get(ids["gala"])
+    related = cal.events.related([gala])
+    part, whole = kept.event(gala, related), plain.event(gala, related)
+    assert (False, True) == (gc.is_tracked(part), gc.is_tracked(whole))
+    assert dumps({"events": [whole], "total": 1}) == dumps({"events": [part], "total": 1})
 
 
 def test_fragments_keep_at_most_their_bound_dropping_the_oldest() -> None:

@@ -10,8 +10,9 @@ changes. That is what lets every answer, cached or not, reuse the objects of the
 shares with answers made before (the default window's pages, a category's pages, a venue's,
 the event's own page).
 
-The objects are shared between answers, so nothing may change one after it is made: the
-adapter only serialises them.
+The objects are kept serialised (``responses.serialised``): shared between answers, they are
+only ever written into them, and a serialised object is one thing for the garbage collector
+to skip, not a tree of containers to walk in every full collection.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from ..records import Category, Event, Kind, Organizer, Tag, Venue
 from ..settings import Settings
 from ..statuses import Status
 from .fragments import Fragments
+from .responses import serialised
 from .urls import TAXONOMIES, Urls
 from .wire_dates import date_details, stated_isoformat
 
@@ -86,11 +87,12 @@ class Wire:
         gid = self.urls.global_id(record_id)
         return {"global_id": gid, "global_id_lineage": [gid]}
 
-    def event(self, event: Event, related: Related, *, single: bool = False) -> dict[str, Any]:
+    def event(self, event: Event, related: Related, *, single: bool = False) -> Any:
         """An event record (fact sheet 4.1); ``single`` adds ``json_ld``.
 
-        The object is kept in ``fragments`` (when given) under every value it shows
-        (``fragments`` says why that key cannot go stale), and shared: never change it.
+        With ``fragments``, the object is kept there, serialised (``responses.serialised``),
+        under every value it shows (``fragments`` says why that key cannot go stale): a part
+        for ``dumps``, not a dict to read. Without, a dict.
         """
         if self._fragments is None:
             return self._event(event, related, single=single)
@@ -113,10 +115,9 @@ class Wire:
             self.settings.currency_symbol,
             self.settings.currency_position,
         )
-        made: dict[str, Any] = self._fragments.get(
-            key, lambda: self._event(event, related, single=single)
+        return self._fragments.get(
+            key, lambda: serialised(self._event(event, related, single=single))
         )
-        return made
 
     def _event(self, event: Event, related: Related, *, single: bool = False) -> dict[str, Any]:
         head = self._post_head(event)
