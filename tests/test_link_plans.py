@@ -16,7 +16,13 @@ import events_calendar as ec
 from events_calendar.backends.memory import MemoryBackend
 from events_calendar.backends.postgres import PostgresBackend
 from events_calendar.backends.sql import store
-from events_calendar.backends.sql.link_plans import RARE_LINKS, Plan, choose, choose_search
+from events_calendar.backends.sql.link_plans import (
+    RARE_LINKS,
+    Plan,
+    choose,
+    choose_search,
+    choose_search_count,
+)
 from events_calendar.backends.sqlite import SQLiteBackend
 from events_calendar.testing.postgres import test_database
 
@@ -214,6 +220,18 @@ def test_a_counted_search_lists_its_matches_first() -> None:
     assert choose_search(64, 2_150, MILLION, None) is None
 
 
+def test_a_count_of_a_rare_word_loops_over_its_matches() -> None:
+    """ "jazz" (64 matches by id 2,150: ~30,000) in the default window of 381,000 events."""
+    assert "drive" == choose_search_count(64, 2_150, MILLION, 381_000)
+    assert "drive" == choose_search_count(0, 0, MILLION, 381_000)  # no match at all
+    assert "drive" == choose_search_count(12, 900_000, MILLION, 1_000)  # the sample is all
+
+
+def test_a_count_of_a_word_in_most_events_walks_its_window() -> None:
+    assert choose_search_count(64, 80, MILLION, 381_000) is None
+    assert choose_search_count(64, 2_150, MILLION, 5_000) is None  # a narrow window
+
+
 WORDS = ["jazz", "folk", "organ", "piano", "la"]
 TEXTS = st.lists(st.sampled_from([*WORDS, "JAZZ", "Jazzy", "concert", "ß"]), max_size=4).map(
     " ".join
@@ -284,3 +302,80 @@ def test_a_search_checked_along_the_walk_lists_what_memory_lists(
         finally:
             memory.close()
             tested.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    events=SEARCHED,
+    queries=st.lists(
+        st.tuples(
+            st.lists(st.sampled_from([*WORDS, "jazz folk", "zz"]), min_size=1, max_size=2).map(
+                " ".join
+            ),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+)
+def test_a_search_counted_from_its_matches_totals_what_memory_totals(
+    opened: Callable[[], Backend],
+    events: list[dict[str, Any]],
+    queries: list[tuple[str, bool]],
+) -> None:
+    """Every search total counted by looping over the text index's matches (``drive``), new
+    events still waiting for the index among them, is memory's."""
+    clock = ec.FixedClock(NOW)
+    memory = ec.Calendar(MemoryBackend(), clock=clock)
+    tested = ec.Calendar(opened(), clock=clock)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(store, "choose_search_count", lambda *_: "drive")
+        try:
+            for cal in (memory, tested):
+                for fields in events:
+                    day = NOW + timedelta(days=fields["day"])
+                    cal.events.create(
+                        title=fields["title"] or "Untitled",
+                        description=fields["description"],
+                        excerpt=fields["excerpt"],
+                        password=fields["password"],
+                        status=fields["status"],
+                        start_date=f"{day:%Y-%m-%d} 20:00",
+                        end_date=f"{day:%Y-%m-%d} 22:00",
+                    )
+            for words, anonymous in queries:
+                query = {"search": words, "per_page": 3, "status": None}
+                answers = [
+                    _answer(cal.as_user(None) if anonymous else cal, query)
+                    for cal in (tested, memory)
+                ]
+                assert answers[0] == answers[1]
+        finally:
+            memory.close()
+            tested.close()
+
+
+def test_sqlite_counts_a_rare_word_from_the_index_and_the_waiting_events() -> None:
+    """70 events: 64 indexed in one batch, 6 waiting (migration 0011); the total of a word
+    in a few of each is counted from both, by a loop over the matches."""
+    cal = ec.Calendar(SQLiteBackend(), clock=ec.FixedClock(NOW))
+    try:
+        for n in range(70):
+            cal.events.create(
+                title=f"Organ recital {n}" if n % 9 == 0 else f"Piano night {n}",
+                start_date="2026-12-01 20:00",
+                end_date="2026-12-01 22:00",
+            )
+        statements: list[str] = []
+        backend = cal.backend
+        assert isinstance(backend, SQLiteBackend)
+        backend.db._tracer = lambda sql, params: statements.append(sql)
+        with cal.transaction():  # a total is counted afresh inside a transaction
+            page = cal.events.list(search="organ", start_date="2026-11-01")
+        backend.db._tracer = None
+        totals = [sql for sql in statements if sql.startswith("SELECT count(*) FROM (SELECT rowid")]
+        assert (8, 1) == (page.total, len(totals))
+        assert ') matched CROSS JOIN "events" e' in totals[0]
+        assert 6 == backend.engine.execute("SELECT count(*) FROM events_search_pending").scalar()
+    finally:
+        cal.close()

@@ -167,6 +167,18 @@ class SQLiteDialect(Dialect):
             params.extend(value for _, more in tests for value in more)
         return "(" + " OR ".join(clauses) + ")", params
 
+    def search_matches(self, table: str, words: Sequence[str]) -> Fragment | None:
+        long_words = [w for w in words if len(w) >= _TRIGRAM]
+        if not long_words:
+            return None
+        fts = self.quote(f"{table}_fts")
+        pending = SEARCH_PENDING.get(table)
+        waiting = f" UNION ALL SELECT id FROM {pending}" if pending else ""
+        return (
+            f"(SELECT rowid AS id FROM {fts} WHERE {fts} MATCH ?{waiting}) matched",
+            [" AND ".join(_fts_phrase(w) for w in long_words)],
+        )
+
     def search_sample(self, table: str, words: Sequence[str]) -> Fragment | None:
         long_words = [w for w in words if len(w) >= _TRIGRAM]
         if not long_words:

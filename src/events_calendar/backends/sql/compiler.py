@@ -259,8 +259,15 @@ def _hidden(q: Select, exclude: bool, _: object) -> None:
 def _event_search(q: Select, words: tuple[str, ...], flt: EventFilter) -> None:
     if not words:
         return
-    # ``probe``: common words are checked on the rows the walk reaches (``link_plans``).
-    search = q.dialect.scan if q.plans.get("search") == "probe" else q.dialect.search
+    # ``probe``: common words are checked on the rows the walk reaches; ``drive``: a count
+    # loops over the text index's matches and looks each event up (``link_plans``). The
+    # words are still checked as always: the matches only say where to look.
+    plan = q.plans.get("search")
+    matches = q.dialect.search_matches("events", words) if plan == "drive" else None
+    if matches is not None and not q.driver:
+        q.driver, q.driver_params = matches[0], list(matches[1])
+        q.add(f"{q.alias}.id = matched.id")
+    search = q.dialect.scan if plan == "probe" else q.dialect.search
     anywhere, params = search("events", q.alias, EVENT_SEARCH_FIELDS, words, together=True)
     if not flt.locked_search_in_title:
         q.add_fragment((anywhere, params))

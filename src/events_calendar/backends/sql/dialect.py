@@ -73,6 +73,13 @@ class Dialect(ABC):
         whose planner weighs that itself keep ``search``."""
         return self.search(table, alias, fields, words, together=together)
 
+    def search_matches(self, table: str, words: Sequence[str]) -> Fragment | None:
+        """A relation ``matched (id)`` of the rows of ``table`` whose text may hold every
+        word (a superset: ``search`` still decides), read from the text index, which a
+        count can loop over first instead of walking its window. ``None``: the dialect's
+        planner picks that order itself."""
+        return None
+
     def search_sample(self, table: str, words: Sequence[str]) -> Fragment | None:
         """SQL answering (matches, last id) for the first ``SEARCH_SAMPLE`` rows of ``table``
         whose text holds every word, in id order, from the text index: how common the words

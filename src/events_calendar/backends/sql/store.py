@@ -21,6 +21,8 @@ from collections.abc import (
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar, cast
 
+import attrs
+
 from ...changes import Change, Changes
 from ...converters import make_storage_converter
 from ...errors import Conflict
@@ -41,7 +43,7 @@ from ...storage import Family, Filter
 from .category_tree import branch_root
 from .compiler import LINK_FILTERS, compile_filter
 from .engine import Engine
-from .link_plans import RARE_LINKS, Plan, choose, choose_search
+from .link_plans import RARE_LINKS, Plan, choose, choose_search, choose_search_count
 from .rows import RecordFromRow, record_reader
 from .schema import LINKS, LISTING_KEY, TABLES, column_names, link_fields, listing_key, read_columns
 from .window_counts import window_count
@@ -413,16 +415,42 @@ class SQLStore:
         events = self._run("SELECT coalesce(max(id), 0) FROM events").scalar()
         return counts, events, single
 
-    def _search_plan(self, flt: Filter, wanted: int | None) -> Plan | None:
-        """How an event search checks its words for a walk that must find ``wanted`` rows
-        (``link_plans.choose_search``), from a sample of the text index's first matches."""
-        if not isinstance(flt, EventFilter) or not flt.search or wanted is None:
+    def _search_sample(self, flt: Filter) -> tuple[int, int] | None:
+        """(matches, last id) of the text index's first matches of an event search's words
+        (``Dialect.search_sample``), if the dialect samples."""
+        if not isinstance(flt, EventFilter) or not flt.search:
             return None
         sample = self.dialect.search_sample("events", flt.search)
         if sample is None:
             return None
         found, last_id = self._run(*sample).rows[0]
-        return choose_search(int(found), int(last_id), self.last_id("post"), wanted)
+        return int(found), int(last_id)
+
+    def _search_plan(self, flt: Filter, wanted: int | None) -> Plan | None:
+        """How an event search checks its words for a walk that must find ``wanted`` rows
+        (``link_plans.choose_search``), from a sample of the text index's first matches."""
+        sampled = None if wanted is None else self._search_sample(flt)
+        if sampled is None or wanted is None:
+            return None
+        return choose_search(*sampled, self.last_id("post"), wanted)
+
+    def _search_count_plan(self, flt: Filter, branch: int | None) -> Plan | None:
+        """How an event search's total is counted (``link_plans.choose_search_count``): the
+        window its other conditions select is counted first, exactly when the day counts
+        answer that (a millisecond), else taken to be every event."""
+        sampled = self._search_sample(flt)
+        if sampled is None:
+            return None
+        assert isinstance(flt, EventFilter)  # sampled: an event search
+        ids = self.last_id("post")
+        unsearched = window_count(
+            self.dialect,
+            "event",
+            attrs.evolve(flt, search=(), locked_search_in_title=False),
+            branch=branch,
+        )
+        window = ids if unsearched is None else int(self._run(*unsearched).scalar())
+        return choose_search_count(*sampled, ids, window)
 
     def _branch(self, flt: Filter) -> int | None:
         """The category whose whole branch ``flt``'s several category ids are, if any (the
@@ -437,9 +465,12 @@ class SQLStore:
             links, events, single = self._link_weights(flt)
             total: int | None = None
             if count:
-                counted = window_count(self.dialect, cls.kind, flt, branch=self._branch(flt))
+                branch = self._branch(flt)
+                counted = window_count(self.dialect, cls.kind, flt, branch=branch)
                 if counted is None:
                     plans = choose(links, events, None, rare=self.rare_links, single=single)
+                    if self._search_count_plan(flt, branch) == "drive":
+                        plans["search"] = "drive"
                     counted = compile_filter(self.dialect, cls.kind, flt, plans=plans).count_sql()
                 total = int(self._run(*counted).scalar())
                 if total <= flt.offset:
