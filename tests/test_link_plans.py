@@ -252,6 +252,21 @@ SEARCHED = st.lists(
 )
 
 
+def _create_searched(cal: ec.Calendar, events: list[dict[str, Any]]) -> None:
+    """The generated events (``SEARCHED``), each on its day."""
+    for fields in events:
+        day = NOW + timedelta(days=fields["day"])
+        cal.events.create(
+            title=fields["title"] or "Untitled",
+            description=fields["description"],
+            excerpt=fields["excerpt"],
+            password=fields["password"],
+            status=fields["status"],
+            start_date=f"{day:%Y-%m-%d} 20:00",
+            end_date=f"{day:%Y-%m-%d} 22:00",
+        )
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     events=SEARCHED,
@@ -281,17 +296,7 @@ def test_a_search_checked_along_the_walk_lists_what_memory_lists(
         patch.setattr(store, "choose_search", lambda *_: "probe")
         try:
             for cal in (memory, tested):
-                for fields in events:
-                    day = NOW + timedelta(days=fields["day"])
-                    cal.events.create(
-                        title=fields["title"] or "Untitled",
-                        description=fields["description"],
-                        excerpt=fields["excerpt"],
-                        password=fields["password"],
-                        status=fields["status"],
-                        start_date=f"{day:%Y-%m-%d} 20:00",
-                        end_date=f"{day:%Y-%m-%d} 22:00",
-                    )
+                _create_searched(cal, events)
             for words, per_page, anonymous in queries:
                 query = {"search": words, "per_page": per_page, "status": None}
                 answers = [
@@ -332,17 +337,7 @@ def test_a_search_counted_from_its_matches_totals_what_memory_totals(
         patch.setattr(store, "choose_search_count", lambda *_: "drive")
         try:
             for cal in (memory, tested):
-                for fields in events:
-                    day = NOW + timedelta(days=fields["day"])
-                    cal.events.create(
-                        title=fields["title"] or "Untitled",
-                        description=fields["description"],
-                        excerpt=fields["excerpt"],
-                        password=fields["password"],
-                        status=fields["status"],
-                        start_date=f"{day:%Y-%m-%d} 20:00",
-                        end_date=f"{day:%Y-%m-%d} 22:00",
-                    )
+                _create_searched(cal, events)
             for words, anonymous in queries:
                 query = {"search": words, "per_page": 3, "status": None}
                 answers = [
