@@ -99,19 +99,25 @@ class Wire:
         categories = [related.categories[i] for i in event.categories if i in related.categories]
         tags = [related.tags[i] for i in event.tags if i in related.tags]
         venues, organizers = related.venues_of(event), related.organizers_of(event)
+        # One flat tuple (each run of records after its length), its other parts tuples of
+        # plain values: the kept keys are what the garbage collector walks of this cache.
         key = (
             single,
             # A single read describes the linked records the caller may read on their own.
             tuple(r.id in related.readable for r in (*venues, *organizers)) if single else (),
             event,
             event.locked,  # not part of an event's equality
-            tuple(venues),
-            tuple(organizers),
-            tuple(categories),
-            tuple(tags),
+            len(venues),
+            *venues,
+            len(organizers),
+            *organizers,
+            len(categories),
+            *categories,
+            len(tags),
+            *tags,
             tuple(t.count for t in categories),  # nor a term's count of its own
             tuple(t.count for t in tags),
-            self.urls,
+            attrs.astuple(self.urls, recurse=False),
             self.settings.currency_symbol,
             self.settings.currency_position,
         )
