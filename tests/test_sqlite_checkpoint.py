@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -63,3 +66,21 @@ def test_closing_before_any_checkpoint_stops_cleanly(tmp_path: Path) -> None:
     cal.close()
     cal.close()  # twice is harmless
     assert checkpoints._thread is None or not checkpoints._thread.is_alive()
+
+
+def test_a_script_that_never_closes_leaves_its_writes_in_the_file(tmp_path: Path) -> None:
+    """Its last commits are checkpointed as the interpreter leaves: the ``.db`` file alone,
+    copied without its log, holds every event."""
+    path = tmp_path / "cal.db"
+    script = (
+        "import events_calendar as ec;"
+        f" cal = ec.connect('sqlite:///{path}');"
+        " [cal.events.create(title=f'Night {n}', start_date='2027-01-10 20:00',"
+        " end_date='2027-01-10 22:00') for n in range(300)]"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True)  # noqa: S603 - our interpreter
+    alone = tmp_path / "alone.db"
+    shutil.copyfile(path, alone)
+    copy = ec.connect(f"sqlite:///{alone}")
+    assert 300 == copy.events.list(start_date="2027-01-10", end_date="2027-01-10").total
+    copy.close()

@@ -12,18 +12,26 @@ nobody. Readers and writers go on meanwhile (WAL allows one checkpoint beside th
 that cannot be copied yet (a long read holds it) is tried again at the next wake, as SQLite's
 own checkpoints would be. Other processes on the file checkpoint in their own way; any
 connection may.
+
+Closing checkpoints one last time, and so does leaving the interpreter for a calendar nobody
+closed (a script that loads and exits): its log reaches the file as it did when commits
+copied it.
 """
 
 from __future__ import annotations
 
+import atexit
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable
 
 __all__ = ["PAUSE", "Checkpointer"]
 
 #: The shortest time between two checkpoints (seconds): commits in between share one.
 PAUSE = 0.05
+#: Checkpointers whose thread may run, finished at exit.
+_LIVE: weakref.WeakSet[Checkpointer] = weakref.WeakSet()
 
 
 class Checkpointer:
@@ -47,31 +55,40 @@ class Checkpointer:
                         target=self._run, name="sqlite-checkpoint", daemon=True
                     )
                     self._thread.start()
+                    _LIVE.add(self)
         self._wanted.set()
 
     def _run(self) -> None:
         db = self._connect()
         try:
-            while True:
+            while not self._closing.is_set():
                 self._wanted.wait()
-                if self._closing.is_set():
-                    return
                 self._wanted.clear()
-                try:
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                    self.runs += 1
-                except sqlite3.Error:
-                    pass  # the file is busy or going away: the next commit asks again
-                if self._closing.wait(PAUSE):
-                    return
+                self._checkpoint(db)
+                self._closing.wait(PAUSE)
+            self._checkpoint(db)  # what the last commits logged
         finally:
             db.close()
 
+    def _checkpoint(self, db: sqlite3.Connection) -> None:
+        try:
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            self.runs += 1
+        except sqlite3.Error:
+            pass  # the file is busy or going away: the next commit asks again
+
     def close(self) -> None:
-        """Stop the thread (after the checkpoint it is running, if any)."""
+        """Stop the thread, after a last checkpoint."""
         self._closing.set()
         self._wanted.set()
         with self._start:
             thread = self._thread
         if thread is not None:
             thread.join()
+
+
+@atexit.register
+def _finish() -> None:
+    """At exit (before daemon threads stop), every checkpointer still running finishes."""
+    for checkpointer in list(_LIVE):
+        checkpointer.close()
