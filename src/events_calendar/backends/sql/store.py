@@ -415,42 +415,34 @@ class SQLStore:
         events = self._run("SELECT coalesce(max(id), 0) FROM events").scalar()
         return counts, events, single
 
-    def _search_sample(self, flt: Filter) -> tuple[int, int] | None:
-        """(matches, last id) of the text index's first matches of an event search's words
-        (``Dialect.search_sample``), if the dialect samples."""
+    def _search_sample(self, flt: Filter) -> tuple[int, int, int] | None:
+        """(matches, last id, ids) for an event search: the text index's first matches of its
+        words (``Dialect.search_sample``) and about how many ids there are, which the
+        search plans weigh (``link_plans``); ``None`` if the dialect does not sample."""
         if not isinstance(flt, EventFilter) or not flt.search:
             return None
         sample = self.dialect.search_sample("events", flt.search)
         if sample is None:
             return None
         found, last_id = self._run(*sample).rows[0]
-        return int(found), int(last_id)
+        return int(found), int(last_id), self.last_id("post")
 
-    def _search_plan(self, flt: Filter, wanted: int | None) -> Plan | None:
-        """How an event search checks its words for a walk that must find ``wanted`` rows
-        (``link_plans.choose_search``), from a sample of the text index's first matches."""
-        sampled = None if wanted is None else self._search_sample(flt)
-        if sampled is None or wanted is None:
-            return None
-        return choose_search(*sampled, self.last_id("post"), wanted)
-
-    def _search_count_plan(self, flt: Filter, branch: int | None) -> Plan | None:
+    def _search_count_plan(
+        self, flt: Filter, branch: int | None, sampled: tuple[int, int, int] | None
+    ) -> Plan | None:
         """How an event search's total is counted (``link_plans.choose_search_count``): the
         window its other conditions select is counted first, exactly when the day counts
         answer that (a millisecond), else taken to be every event."""
-        sampled = self._search_sample(flt)
-        if sampled is None:
+        if sampled is None or not isinstance(flt, EventFilter):
             return None
-        assert isinstance(flt, EventFilter)  # sampled: an event search
-        ids = self.last_id("post")
         unsearched = window_count(
             self.dialect,
             "event",
             attrs.evolve(flt, search=(), locked_search_in_title=False),
             branch=branch,
         )
-        window = ids if unsearched is None else int(self._run(*unsearched).scalar())
-        return choose_search_count(*sampled, ids, window)
+        window = sampled[2] if unsearched is None else int(self._run(*unsearched).scalar())
+        return choose_search_count(*sampled, window)
 
     def _branch(self, flt: Filter) -> int | None:
         """The category whose whole branch ``flt``'s several category ids are, if any (the
@@ -463,13 +455,14 @@ class SQLStore:
     def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
         with self.engine.reading():
             links, events, single = self._link_weights(flt)
+            sampled = self._search_sample(flt)
             total: int | None = None
             if count:
                 branch = self._branch(flt)
                 counted = window_count(self.dialect, cls.kind, flt, branch=branch)
                 if counted is None:
                     plans = choose(links, events, None, rare=self.rare_links, single=single)
-                    if self._search_count_plan(flt, branch) == "drive":
+                    if self._search_count_plan(flt, branch, sampled) == "drive":
                         plans["search"] = "drive"
                     counted = compile_filter(self.dialect, cls.kind, flt, plans=plans).count_sql()
                 total = int(self._run(*counted).scalar())
@@ -477,7 +470,8 @@ class SQLStore:
                     return [], total
             wanted = None if flt.limit is None else flt.offset + flt.limit
             plans = choose(links, events, wanted, rare=self.rare_links, single=single)
-            if self._search_plan(flt, wanted) == "probe":
+            # A common word is checked on the walked rows (``link_plans.choose_search``).
+            if sampled is not None and choose_search(*sampled, wanted) == "probe":
                 plans["search"] = "probe"
             q = compile_filter(self.dialect, cls.kind, flt, plans=plans)
             rows = self._run(*q.rows_sql()).dicts()
