@@ -11,37 +11,17 @@ from typing import Any
 
 import pytest
 from sqlite_utils import Database
+from tests.sql_backends import WITH_SET_WISE, WITH_SET_WISE_IDS, Backend
 
 import events_calendar as ec
 from events_calendar.backends.postgres import PostgresBackend
 from events_calendar.backends.sql.schema import LINKS, LISTING_KEY
 from events_calendar.backends.sqlite import SQLiteBackend
-from events_calendar.testing.postgres import test_database
 
 NOW = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
-Backend = SQLiteBackend | PostgresBackend
 
 
-def _sqlite() -> SQLiteBackend:
-    return SQLiteBackend()
-
-
-def _sqlite_set_wise() -> SQLiteBackend:
-    """SQLite doing every ``replace_many`` chunk's upkeep set-wise, however small."""
-    backend = SQLiteBackend()
-    backend._set_wise = 1
-    return backend
-
-
-def _postgres() -> PostgresBackend:
-    database = test_database()
-    database.reset()
-    return PostgresBackend(database.url)
-
-
-@pytest.fixture(
-    params=[_sqlite, _sqlite_set_wise, _postgres], ids=["sqlite", "sqlite-set-wise", "postgresql"]
-)
+@pytest.fixture(params=WITH_SET_WISE, ids=WITH_SET_WISE_IDS)
 def cal(request: pytest.FixtureRequest) -> Iterator[ec.Calendar]:
     factory: Callable[[], Backend] = request.param
     calendar = ec.Calendar(factory(), clock=ec.FixedClock(NOW))

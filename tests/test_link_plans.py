@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.sql_backends import BOTH, BOTH_IDS, Backend
 
 import events_calendar as ec
 from events_calendar.backends.memory import MemoryBackend
-from events_calendar.backends.postgres import PostgresBackend
 from events_calendar.backends.sql import store
 from events_calendar.backends.sql.link_plans import (
     RARE_LINKS,
@@ -24,10 +24,8 @@ from events_calendar.backends.sql.link_plans import (
     choose_search_count,
 )
 from events_calendar.backends.sqlite import SQLiteBackend
-from events_calendar.testing.postgres import test_database
 
 NOW = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
-Backend = SQLiteBackend | PostgresBackend
 PLANS: list[Plan] = ["drive", "index", "list", "probe"]
 MILLION = 1_000_000
 
@@ -100,17 +98,9 @@ def test_of_two_one_id_filters_the_one_with_fewer_links_leads() -> None:
 
 
 # -- answering alike -----------------------------------------------------------------------
-def _sqlite() -> SQLiteBackend:
-    return SQLiteBackend()
 
 
-def _postgres() -> PostgresBackend:
-    database = test_database()
-    database.reset()
-    return PostgresBackend(database.url)
-
-
-@pytest.fixture(params=[_sqlite, _postgres], ids=["sqlite", "postgresql"], scope="module")
+@pytest.fixture(params=BOTH, ids=BOTH_IDS, scope="module")
 def opened(request: pytest.FixtureRequest) -> Callable[[], Backend]:
     factory: Callable[[], Backend] = request.param
     return factory
@@ -267,33 +257,34 @@ def _create_searched(cal: ec.Calendar, events: list[dict[str, Any]]) -> None:
         )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    events=SEARCHED,
-    queries=st.lists(
-        st.tuples(
-            st.lists(st.sampled_from([*WORDS, "jazz folk", "zz"]), min_size=1, max_size=2).map(
-                " ".join
-            ),
-            st.integers(1, 4),
-            st.booleans(),
+#: Searches asked: words, page size, anonymous or not.
+QUERIES = st.lists(
+    st.tuples(
+        st.lists(st.sampled_from([*WORDS, "jazz folk", "zz"]), min_size=1, max_size=2).map(
+            " ".join
         ),
-        min_size=1,
-        max_size=5,
+        st.integers(1, 4),
+        st.booleans(),
     ),
+    min_size=1,
+    max_size=5,
 )
-def test_a_search_checked_along_the_walk_lists_what_memory_lists(
+
+
+def _searches_agree(
     opened: Callable[[], Backend],
     events: list[dict[str, Any]],
     queries: list[tuple[str, int, bool]],
+    chooser: str,
+    plan: Plan,
 ) -> None:
-    """Every search checked on each walked event (``probe``), password-protected events by
-    their title alone, gives memory's page and total, anonymous or not."""
+    """Every search gives memory's page and total when ``store.<chooser>`` always picks
+    ``plan``."""
     clock = ec.FixedClock(NOW)
     memory = ec.Calendar(MemoryBackend(), clock=clock)
     tested = ec.Calendar(opened(), clock=clock)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(store, "choose_search", lambda *_: "probe")
+        patch.setattr(store, chooser, lambda *_: plan)
         try:
             for cal in (memory, tested):
                 _create_searched(cal, events)
@@ -310,44 +301,27 @@ def test_a_search_checked_along_the_walk_lists_what_memory_lists(
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    events=SEARCHED,
-    queries=st.lists(
-        st.tuples(
-            st.lists(st.sampled_from([*WORDS, "jazz folk", "zz"]), min_size=1, max_size=2).map(
-                " ".join
-            ),
-            st.booleans(),
-        ),
-        min_size=1,
-        max_size=5,
-    ),
-)
+@given(events=SEARCHED, queries=QUERIES)
+def test_a_search_checked_along_the_walk_lists_what_memory_lists(
+    opened: Callable[[], Backend],
+    events: list[dict[str, Any]],
+    queries: list[tuple[str, int, bool]],
+) -> None:
+    """Every search checked on each walked event (``probe``), password-protected events by
+    their title alone, gives memory's page and total, anonymous or not."""
+    _searches_agree(opened, events, queries, "choose_search", "probe")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(events=SEARCHED, queries=QUERIES)
 def test_a_search_counted_from_its_matches_totals_what_memory_totals(
     opened: Callable[[], Backend],
     events: list[dict[str, Any]],
-    queries: list[tuple[str, bool]],
+    queries: list[tuple[str, int, bool]],
 ) -> None:
     """Every search total counted by looping over the text index's matches (``drive``), new
     events still waiting for the index among them, is memory's."""
-    clock = ec.FixedClock(NOW)
-    memory = ec.Calendar(MemoryBackend(), clock=clock)
-    tested = ec.Calendar(opened(), clock=clock)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(store, "choose_search_count", lambda *_: "drive")
-        try:
-            for cal in (memory, tested):
-                _create_searched(cal, events)
-            for words, anonymous in queries:
-                query = {"search": words, "per_page": 3, "status": None}
-                answers = [
-                    _answer(cal.as_user(None) if anonymous else cal, query)
-                    for cal in (tested, memory)
-                ]
-                assert answers[0] == answers[1]
-        finally:
-            memory.close()
-            tested.close()
+    _searches_agree(opened, events, queries, "choose_search_count", "drive")
 
 
 def test_sqlite_counts_a_rare_word_from_the_index_and_the_waiting_events() -> None:

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
+from tests.sql_backends import WITH_SET_WISE, WITH_SET_WISE_IDS, Backend
 
 import events_calendar as ec
 from events_calendar.backends.postgres import PostgresBackend
@@ -35,32 +36,14 @@ from events_calendar.statuses import Status
 from events_calendar.testing.postgres import test_database
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
-Backend = SQLiteBackend | PostgresBackend
 STATUSES = ["publish", "draft", "pending", "private"]
 #: Start times around ``NOW``: days apart (partial days), or months (whole 32-day blocks).
 HOURS = st.integers(-72, 72) | st.integers(-24 * 150, 24 * 150)
 
 
-def _sqlite() -> SQLiteBackend:
-    return SQLiteBackend()
-
-
-def _sqlite_set_wise() -> SQLiteBackend:
-    """SQLite doing every ``replace_many`` chunk's upkeep set-wise, however small."""
-    backend = SQLiteBackend()
-    backend._set_wise = 1
-    return backend
-
-
-def _postgres() -> PostgresBackend:
-    database = test_database()
-    database.reset()
-    return PostgresBackend(database.url)
-
-
 @pytest.fixture(
-    params=[_sqlite, _sqlite_set_wise, _postgres],
-    ids=["sqlite", "sqlite-set-wise", "postgresql"],
+    params=WITH_SET_WISE,
+    ids=WITH_SET_WISE_IDS,
     scope="module",
 )
 def opened(request: pytest.FixtureRequest) -> Callable[[], Backend]:
@@ -362,11 +345,9 @@ def test_filters_the_tables_cannot_answer_are_counted_row_by_row(changes: dict[s
     backend.close()
 
 
-def test_several_linked_ids_are_counted_from_the_link_index_once_per_event(
-    backend: Backend,
-) -> None:
-    """A category with its sub-category: an event filed under both is counted once, and the
-    count reads the link table's listing index, not the events."""
+def _music_and_jazz(backend: Backend) -> tuple[ec.Calendar, int, int, EventFilter]:
+    """Music and its sub-category Jazz (their ids), an event filed under each, one under both
+    and one under neither; and a month's filter of the two, as a category filter expands."""
     cal = _calendar(backend)
     music = cal.categories.create(name="Music")
     jazz = cal.categories.create(name="Jazz", parent=music.id)
@@ -380,6 +361,15 @@ def test_several_linked_ids_are_counted_from_the_link_index_once_per_event(
     flt = EventFilter(
         start_min=NOW, end_max=NOW + timedelta(days=30), category_ids=frozenset({music.id, jazz.id})
     )
+    return cal, music.id, jazz.id, flt
+
+
+def test_several_linked_ids_are_counted_from_the_link_index_once_per_event(
+    backend: Backend,
+) -> None:
+    """A category with its sub-category: an event filed under both is counted once, and the
+    count reads the link table's listing index, not the events."""
+    cal, _, _, flt = _music_and_jazz(backend)
     counted = window_count(backend.dialect, "event", flt)
     assert counted is not None
     assert 'FROM "event_categories" d' in counted[0]
@@ -391,26 +381,14 @@ def test_several_linked_ids_are_counted_from_the_link_index_once_per_event(
 def test_a_category_branch_is_counted_from_its_day_counts(backend: Backend) -> None:
     """A category and its sub-category, as a category filter expands: the total sums the
     branch's day counts (each event once), and reads no link row."""
-    cal = _calendar(backend)
-    music = cal.categories.create(name="Music")
-    jazz = cal.categories.create(name="Jazz", parent=music.id)
-    for categories in ([music.id], [jazz.id], [music.id, jazz.id], []):
-        cal.events.create(
-            title="Gig",
-            start_date="2026-11-26 20:00",
-            end_date="2026-11-26 22:00",
-            categories=categories,
-        )
-    flt = EventFilter(
-        start_min=NOW, end_max=NOW + timedelta(days=30), category_ids=frozenset({music.id, jazz.id})
-    )
-    assert music.id == backend._branch(flt)
-    counted = window_count(backend.dialect, "event", flt, branch=music.id)
+    _, music, jazz, flt = _music_and_jazz(backend)
+    assert music == backend._branch(flt)
+    counted = window_count(backend.dialect, "event", flt, branch=music)
     assert counted is not None
     assert "link_day_counts" in counted[0]
     assert "category_tree" in counted[1]
     assert 3 == backend.engine.execute(*counted).scalar()
-    assert backend._branch(attrs.evolve(flt, category_ids=frozenset({jazz.id, 999}))) is None
+    assert backend._branch(attrs.evolve(flt, category_ids=frozenset({jazz, 999}))) is None
 
 
 def test_a_default_window_total_reads_the_count_table() -> None:
