@@ -1,0 +1,138 @@
+"""A signed-in write request is one transaction, from the sign-in to the answer.
+
+Its checks, its write and the record it answers with see one state of the data, and an error
+anywhere in it, presenting the answer included, leaves nothing written. A request signed in
+as no one opens no transaction: no write is open to it, so it must not take the write lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import events_calendar as ec
+from events_calendar.http import create_app
+from events_calendar.http.wire import Wire
+from events_calendar.testing.postgres import test_database
+from http_helpers import NOW, basic
+
+API = "/wp-json/tribe/events/v1"
+GALA = {"title": "Gala", "start_date": "2031-06-15 19:00:00", "end_date": "2031-06-15 23:00:00"}
+
+
+class Served:
+    """A calendar served in-process, with an administrator, counting outer transactions."""
+
+    def __init__(self, url: str) -> None:
+        self.cal = ec.connect(url, clock=ec.FixedClock(NOW))
+        self.cal.users.create("admin", role="administrator")
+        self.auth = basic("admin", self.cal.users.issue_password("admin"))
+        self.app = create_app(self.cal)
+        self.opened = 0
+        backend = self.cal.backend
+        plain = backend.transaction
+        depth = [0]
+
+        @contextmanager
+        def counted() -> Iterator[None]:
+            self.opened += depth[0] == 0
+            depth[0] += 1
+            try:
+                with plain():
+                    yield
+            finally:
+                depth[0] -= 1
+
+        def transaction() -> AbstractContextManager[None]:
+            return counted()
+
+        backend.transaction = transaction  # type: ignore[method-assign]
+
+    def send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        async def go() -> httpx.Response:
+            transport = httpx.ASGITransport(app=self.app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+                return await client.request(method, API + path, **kwargs)
+
+        return asyncio.run(go())
+
+    def titles(self) -> list[str]:
+        admin = self.cal.as_user(self.cal.users.get("admin"))
+        return [e.title for e in admin.events.iter(status="any", start_date="2000-01-01")]
+
+
+def _url(backend: str, tmp_path: Path) -> str:
+    if backend == "postgresql":
+        database = test_database()
+        database.reset()
+        return database.url
+    return "memory://" if backend == "memory" else f"sqlite:///{tmp_path / 'cal.db'}"
+
+
+@pytest.fixture(params=["memory", "sqlite-file", "postgresql"])
+def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
+    site = Served(_url(request.param, tmp_path))
+    yield site
+    site.cal.close()
+
+
+def test_a_write_whose_answer_fails_leaves_nothing_written(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The event was stored before presenting it failed: the whole request rolls back."""
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("presenting failed")
+
+    monkeypatch.setattr(Wire, "event", broken)
+    with pytest.raises(RuntimeError, match="presenting failed"):
+        served.send("POST", "/events", json=GALA, headers={"Authorization": served.auth})
+    monkeypatch.undo()
+    assert [] == served.titles()
+    created = served.send("POST", "/events", json=GALA, headers={"Authorization": served.auth})
+    assert 201 == created.status_code
+    assert ["Gala"] == served.titles()
+
+
+def test_a_signed_in_write_is_one_transaction(served: Served) -> None:
+    """Sign-in, checks, the write and the answer: one outer transaction, one commit."""
+    created = served.send("POST", "/events", json=GALA, headers={"Authorization": served.auth})
+    assert 201 == created.status_code
+    assert 1 == served.opened
+    event_id = created.json()["id"]
+    served.opened = 0
+    updated = served.send(
+        "POST",
+        f"/events/{event_id}",
+        json={"title": "Gala!"},
+        headers={"Authorization": served.auth},
+    )
+    assert (200, "Gala!") == (updated.status_code, updated.json()["title"])
+    assert 1 == served.opened
+
+
+def test_a_write_signed_in_as_no_one_takes_no_write_lock(served: Served) -> None:
+    """Refused (401) before any transaction opens; a bad password's refusal writes nothing."""
+    anonymous = served.send("POST", "/events", json=GALA)
+    assert 401 == anonymous.status_code
+    assert 0 == served.opened
+    bad = served.send("POST", "/events", json=GALA, headers={"Authorization": basic("admin", "x")})
+    assert 401 == bad.status_code
+    assert [] == served.titles()
+
+
+def test_reads_open_no_transaction(served: Served) -> None:
+    served.send("POST", "/events", json=GALA, headers={"Authorization": served.auth})
+    served.opened = 0
+    signed_in = served.send("GET", "/events", headers={"Authorization": served.auth})
+    assert (200, ["Gala"]) == (
+        signed_in.status_code,
+        [e["title"] for e in signed_in.json()["events"]],
+    )
+    assert 0 == served.opened
