@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "ADDED_EVENT",
     "CACHE_KIB",
     "CATEGORY_TREE",
     "COLUMNS",
@@ -49,6 +50,15 @@ __all__ = [
     "default_window",
     "list_shapes",
 ]
+
+#: What a benchmark's ticker adds before a list timed "after a new event": a draft far past
+#: every window, which no timed list shows (``storage.Ticker.add``).
+ADDED_EVENT = {
+    "title": "Bench tick",
+    "status": "draft",
+    "start_date": "2090-01-01 10:00:00",
+    "end_date": "2090-01-01 11:00:00",
+}
 
 #: Page cache (KiB) and memory-mapped window (bytes) of the hand-written connection.
 CACHE_KIB = 64 * 1024

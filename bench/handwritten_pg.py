@@ -41,7 +41,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
-from handwritten import HandWritten, list_shapes
+from handwritten import ADDED_EVENT, HandWritten, list_shapes
+
+import events_calendar as ec
 
 __all__ = ["Database", "HandWrittenPG", "Ticker", "like_pattern", "search_text"]
 
@@ -139,6 +141,8 @@ class Ticker:
     """
 
     def __init__(self, url: str) -> None:
+        self.url = url
+        self._cal: ec.Calendar | None = None
         self.conn = psycopg.connect(url, autocommit=True)
         self.conn.execute("CREATE TABLE IF NOT EXISTS bench_tick (n BIGINT NOT NULL)")
         if self.conn.execute("SELECT count(*) FROM bench_tick").fetchone() == (0,):
@@ -150,10 +154,23 @@ class Ticker:
         )
 
     def tick(self) -> None:
-        self.conn.execute("UPDATE bench_tick SET n = n + 1")
+        """A write the change journal cannot itemise ("anything"), so the next list counts
+        its total afresh rather than carrying a kept one (``sql.kept_totals``)."""
+        with self.conn.transaction():
+            self.conn.execute("UPDATE bench_tick SET n = n + 1")
+            self.conn.execute("INSERT INTO changes VALUES (journal_generation(), '*', 0, 'update')")
+
+    def add(self) -> None:
+        """A new event, from a library connection of its own: the next list carries its
+        kept total over it (``sql.kept_totals``)."""
+        if self._cal is None:
+            self._cal = ec.connect(self.url)
+        self._cal.events.create(**ADDED_EVENT)
 
     def close(self) -> None:
         self.conn.close()
+        if self._cal is not None:
+            self._cal.close()
 
 
 class Database:

@@ -117,10 +117,11 @@ def targets(runs: list[dict[str, Any]], *, windowed: Sequence[str]) -> list[dict
     return found
 
 
-#: The library's timed sides: repeated calls (a list's total may be cached) and the first
-#: call after a write (the total is counted), when the run measured it.
-_SIDES = ("library", "library_cold")
-_LABEL = {"library": "warm", "library_cold": "cold"}
+#: The library's timed sides: repeated calls (a list's total may be cached), the first call
+#: after a write (the total is counted) and the first after a new event (a kept total is
+#: carried over it), when the run measured them.
+_SIDES = ("library", "library_cold", "library_added")
+_LABEL = {"library": "warm", "library_cold": "cold", "library_added": "added"}
 
 
 def build_report(
@@ -170,16 +171,18 @@ def render_table(report: dict[str, Any]) -> str:
             )
         lines.append(
             f"  {'query (ms)':<16}{'warm p50':>10}{'warm p95':>10}{'cold p50':>10}{'cold p95':>10}"
-            f"{'hand p50':>10}{'hand p95':>10}{'ratio':>7}{'total':>9}{'stmts':>6}{'runs':>6}"
+            f"{'added p50':>10}{'hand p50':>10}{'hand p95':>10}{'ratio':>7}{'total':>9}"
+            f"{'stmts':>6}{'runs':>6}"
             "  same rows"
         )
         for name, q in run["queries"].items():
             lib, hw = q["library"], q["hand"]
-            cold = q.get("library_cold")
+            cold, added = q.get("library_cold"), q.get("library_added")
             total = q.get("total")
             lines.append(
                 f"  {name:<16}{lib['p50_ms']:>10,.3f}{lib['p95_ms']:>10,.3f}"
                 + (f"{cold['p50_ms']:>10,.3f}{cold['p95_ms']:>10,.3f}" if cold else " " * 20)
+                + (f"{added['p50_ms']:>10,.3f}" if added else " " * 10)
                 + f"{hw['p50_ms']:>10,.3f}{hw['p95_ms']:>10,.3f}"
                 f"{q['ratio_p50'] or 0:>6.1f}x{'' if total is None else f'{total:,}':>9}"
                 f"{q.get('library_statements', '?'):>6}{q['runs']:>6}"
@@ -187,7 +190,11 @@ def render_table(report: dict[str, Any]) -> str:
             )
         lines.append(
             "  warm: repeated calls (a list's total may come from the library's cache);"
-            " cold: each call the first after a write; ratio: cold (or warm) / hand"
+            " cold: each call the first after a write (its total counted afresh);"
+        )
+        lines.append(
+            "  added: each call the first after a new event (its kept total carried);"
+            " ratio: cold (or warm) / hand"
         )
     if report["targets"]:
         lines.append("")

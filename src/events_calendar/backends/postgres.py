@@ -284,10 +284,13 @@ class PostgresEngine(Engine):
                 for row in rows:
                     copy.write_row(row)
 
+    def writing(self) -> bool:
+        return self._local.connection is not None and not self._local.read_only
+
     def generation(self) -> Hashable:
         """The ``data_generation`` counter, bumped by triggers in every writer's transaction:
         it moves on commits from any process or machine."""
-        if self._local.connection is not None and not self._local.read_only:
+        if self.writing():
             return object()
         return int(self.execute("SELECT value FROM data_generation").scalar())
 

@@ -392,12 +392,15 @@ class SQLiteEngine(Engine):
         columns = tuple(d[0] for d in description) if description else ()
         return Result(columns, rows, cursor.rowcount)
 
+    def writing(self) -> bool:
+        return self._owner == threading.get_ident()
+
     def generation(self) -> Hashable:
         """Changes whenever a write commits, from this process or another. A file is watched
         by a connection of its own, which never writes: its ``data_version`` moves with every
         commit of any other connection, the writer's included, and reading it waits for no
         writer. Inside this thread's open transaction, equal to nothing."""
-        if self._owner == threading.get_ident():
+        if self.writing():
             return object()
         if self._watch is None:  # a private in-memory database: only our writer commits
             with self._lock:
@@ -410,7 +413,7 @@ class SQLiteEngine(Engine):
         """A file's ``data_version``, unless another thread is reading it: the watching
         connection only reads the WAL index in shared memory, which waits for no writer.
         A private in-memory database's count sits behind the writer's lock: ``None``."""
-        if self._watch is None or self._owner == threading.get_ident():
+        if self._watch is None or self.writing():
             return None
         if not self._watch_lock.acquire(blocking=False):
             return None

@@ -130,6 +130,21 @@ class EngineContract:
             inside = engine.generation()
             assert inside != engine.generation()
 
+    def test_writing_is_true_inside_a_transaction_only(self, engine: Engine) -> None:
+        """``writing()``: inside this thread's write transaction (nested ones too), and
+        nowhere else: not in a snapshot, nor in another thread while one is open."""
+        seen_elsewhere: list[bool] = []
+        with engine.reading():
+            assert not engine.writing()
+        with engine.transaction():
+            with engine.transaction():
+                assert engine.writing()
+            worker = threading.Thread(target=lambda: seen_elsewhere.append(engine.writing()))
+            worker.start()
+            worker.join()
+            assert engine.writing()
+        assert (False, [False]) == (engine.writing(), seen_elsewhere)
+
     def test_reading_sees_one_snapshot(self, engine: Engine, other: Engine) -> None:
         """Reads inside reading() do not see a commit made after the snapshot began."""
         self.alias(engine, "a")

@@ -65,9 +65,14 @@ class Engine(ABC):
         """Run one statement (in the current transaction or snapshot, if any)."""
 
     @abstractmethod
+    def writing(self) -> bool:
+        """Whether this thread is inside a write transaction of this engine: what it reads
+        may be undone, so nothing read then may be kept."""
+
+    @abstractmethod
     def generation(self) -> Hashable:
         """A value that changes whenever a write commits, from any connection, process or
-        machine; inside an open transaction of this engine, equal to nothing."""
+        machine; inside an open transaction of this engine (``writing``), equal to nothing."""
 
     def generation_nowait(self) -> Hashable | None:
         """``generation()`` if it can be read without waiting on a lock, a disk or a

@@ -43,6 +43,7 @@ from ...storage import Family, Filter
 from .category_tree import branch_root
 from .compiler import LINK_FILTERS, compile_filter
 from .engine import Engine
+from .kept_totals import KeptTotals
 from .link_plans import RARE_LINKS, Plan, choose, choose_search, choose_search_count
 from .rows import RecordFromRow, record_reader
 from .schema import LINKS, LISTING_KEY, TABLES, column_names, link_fields, listing_key, read_columns
@@ -86,6 +87,7 @@ class SQLStore:
         self._read = {
             kind: ", ".join(self.dialect.quote(c) for c in read_columns(kind)) for kind in TABLES
         }
+        self._kept_totals = KeptTotals(self.changes, self._count_few)
 
     # -- lifecycle -------------------------------------------------------------------------
     def transaction(self) -> AbstractContextManager[None]:
@@ -452,20 +454,47 @@ class SQLStore:
         found = self._run(*branch_root(self.dialect, flt.category_ids or ())).scalar()
         return None if found is None else int(found)
 
+    def _count(
+        self,
+        kind: Kind,
+        flt: Filter,
+        links: dict[str, int],
+        events: int,
+        single: Collection[str],
+        sampled: tuple[int, int, int] | None,
+    ) -> int:
+        """``flt``'s total, counted: from the count tables when they can say, else by the
+        cheapest plan (``link_plans``)."""
+        branch = self._branch(flt)
+        counted = window_count(self.dialect, kind, flt, branch=branch)
+        if counted is None:
+            plans = choose(links, events, None, rare=self.rare_links, single=single)
+            if self._search_count_plan(flt, branch, sampled) == "drive":
+                plans["search"] = "drive"
+            counted = compile_filter(self.dialect, kind, flt, plans=plans).count_sql()
+        return int(self._run(*counted).scalar())
+
+    def _count_few(self, flt: EventFilter) -> int:
+        """The events among the few of ``flt.include`` that ``flt`` lists: each looked up by
+        id, its words checked on its row (``kept_totals``)."""
+        plans: dict[str, Plan] = {"search": "probe"} if flt.search else {}
+        counted = compile_filter(self.dialect, "event", flt, plans=plans).count_sql()
+        return int(self._run(*counted).scalar())
+
     def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
         with self.engine.reading():
             links, events, single = self._link_weights(flt)
             sampled = self._search_sample(flt)
             total: int | None = None
             if count:
-                branch = self._branch(flt)
-                counted = window_count(self.dialect, cls.kind, flt, branch=branch)
-                if counted is None:
-                    plans = choose(links, events, None, rare=self.rare_links, single=single)
-                    if self._search_count_plan(flt, branch, sampled) == "drive":
-                        plans["search"] = "drive"
-                    counted = compile_filter(self.dialect, cls.kind, flt, plans=plans).count_sql()
-                total = int(self._run(*counted).scalar())
+
+                def fresh() -> int:
+                    return self._count(cls.kind, flt, links, events, single, sampled)
+
+                if isinstance(flt, EventFilter) and not self.engine.writing():
+                    total = self._kept_totals.total(flt, fresh)
+                else:
+                    total = fresh()
                 if total <= flt.offset:
                     return [], total
             wanted = None if flt.limit is None else flt.offset + flt.limit
