@@ -120,11 +120,14 @@ def test_a_page_loads_its_links_in_a_fixed_number_of_queries() -> None:
             related = cal.events.related(page.items)
         assert per_page == len(page.items)
         assert [hall.id] == list(related.venues)
-        # The total is counted once per data generation (events.py), so leave it out here.
+        # The total is counted once per data generation (events.py), or carried over new
+        # events by reading the change journal (``kept_totals``): leave both out here.
         return [
             sql
             for sql in seen
-            if sql.lstrip().upper().startswith("SELECT") and "count(*)" not in sql
+            if sql.lstrip().upper().startswith("SELECT")
+            and "count(*)" not in sql
+            and "FROM changes" not in sql
         ]
 
     few, many = statements(2), statements(20)
