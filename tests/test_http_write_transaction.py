@@ -19,8 +19,8 @@ import pytest
 import events_calendar as ec
 from events_calendar.http import create_app
 from events_calendar.http.wire import Wire
-from events_calendar.testing.postgres import test_database
 from http_helpers import NOW, basic
+from sql_backends import CALENDAR_KINDS, calendar_url
 
 API = "/wp-json/tribe/events/v1"
 GALA = {"title": "Gala", "start_date": "2031-06-15 19:00:00", "end_date": "2031-06-15 23:00:00"}
@@ -67,17 +67,9 @@ class Served:
         return [e.title for e in admin.events.iter(status="any", start_date="2000-01-01")]
 
 
-def _url(backend: str, tmp_path: Path) -> str:
-    if backend == "postgresql":
-        database = test_database()
-        database.reset()
-        return database.url
-    return "memory://" if backend == "memory" else f"sqlite:///{tmp_path / 'cal.db'}"
-
-
-@pytest.fixture(params=["memory", "sqlite-file", "postgresql"])
+@pytest.fixture(params=CALENDAR_KINDS)
 def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
-    site = Served(_url(request.param, tmp_path))
+    site = Served(calendar_url(request.param, tmp_path))
     yield site
     site.cal.close()
 

@@ -19,7 +19,7 @@ import events_calendar as ec
 from events_calendar.backends.sql.kept_totals import KeptTotals, added_events
 from events_calendar.changes import Change, Changes
 from events_calendar.queries import EventFilter
-from events_calendar.testing.postgres import test_database
+from sql_backends import calendar_url
 
 # -- the rule ---------------------------------------------------------------------------------
 
@@ -162,17 +162,6 @@ FILTERS: list[dict[str, Any]] = [
 WINDOW = {"start_date": "2031-01-01", "end_date": "2033-01-01"}
 
 
-def _backend_url(name: str, tmp_path: Path) -> str:
-    if name == "postgresql":
-        database = test_database()
-        database.reset()
-        return database.url
-    return f"sqlite:///{tmp_path / f'kept-{next(_files)}.db'}"
-
-
-_files = iter(range(1_000_000))
-
-
 class Calendar:
     """A calendar as its administrator, with a category, a sub-category and a venue."""
 
@@ -271,7 +260,7 @@ def _run(site: Calendar, steps: list[tuple[Any, ...]]) -> None:
         site.check()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite-file", "postgresql"])
 def backend_name(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -285,7 +274,7 @@ def backend_name(request: pytest.FixtureRequest) -> str:
 def test_carried_totals_are_exact_whatever_the_writes(
     backend_name: str, tmp_path: Path, steps: list[tuple[Any, ...]]
 ) -> None:
-    site = Calendar(_backend_url(backend_name, tmp_path))
+    site = Calendar(calendar_url(backend_name, tmp_path))
     try:
         _run(site, steps)
     finally:
@@ -294,7 +283,7 @@ def test_carried_totals_are_exact_whatever_the_writes(
 
 @pytest.fixture
 def site(backend_name: str, tmp_path: Path) -> Iterator[Calendar]:
-    made = Calendar(_backend_url(backend_name, tmp_path))
+    made = Calendar(calendar_url(backend_name, tmp_path))
     yield made
     made.cal.close()
 

@@ -12,6 +12,7 @@ from .caching import GenerationCache
 from .coerce import MAX_INT
 from .dates import Clock, resolve_zone
 from .errors import Forbidden, NotFound, WrongKind
+from .journal_cache import JournalCache
 from .permissions import Actor
 from .records import RECORD_CLASSES, Kind, Record
 from .settings import Settings
@@ -86,11 +87,9 @@ class Context:
     #: List totals per normalised filter, valid while the data generation holds; shared by
     #: every ``as_user`` view of one calendar (the filter carries what the caller may see).
     totals: GenerationCache[int] = attrs.field(factory=GenerationCache, eq=False)
-    #: Linked records (venues, organizers, terms) by kind and id, valid while the data
-    #: generation holds: every event page shows some, and few of them change between writes.
-    linked: GenerationCache[Record] = attrs.field(
-        factory=lambda: GenerationCache(max_entries=16_384), eq=False
-    )
+    #: Linked records (venues, organizers, terms) by kind and id, kept until the change
+    #: journal names them: every event page shows some, and few of them change in a write.
+    linked: JournalCache[Record] = attrs.field(factory=JournalCache, eq=False)
     zone: tzinfo = attrs.field(init=False)
 
     @zone.default
@@ -146,20 +145,22 @@ class Context:
     def get_linked(
         self, cls: type[R], record_ids: Iterable[int], generation: Hashable
     ) -> dict[int, R]:
-        """``backend.get_many`` through ``linked``: what this generation already read is
-        not read again. ``generation`` is the backend's, taken before (so a write committed
-        meanwhile files what was read under a generation no later reader asks for)."""
+        """``backend.get_many`` through ``linked``: what was read since the last write that
+        touched it is not read again. ``generation`` is the backend's, taken before; inside a
+        write transaction every record is read (``journal_cache``)."""
+        view = self.linked.view(self.backend, generation)
         found: dict[int, R] = {}
         missing = []
         for record_id in record_ids:
-            record = self.linked.get((cls.kind, record_id), generation)
+            record = None if view is None else self.linked.get((cls.kind, record_id))
             if record is None:
                 missing.append(record_id)
             else:
                 found[record_id] = record  # type: ignore[assignment]
         if missing:
             for record_id, record in self.backend.get_many(cls, missing).items():
-                self.linked.put((cls.kind, record_id), generation, record)
+                if view is not None:
+                    self.linked.put((cls.kind, record_id), view, record)
                 found[record_id] = record
         return found
 
