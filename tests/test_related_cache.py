@@ -4,6 +4,7 @@ shown stale after a write, here or through another connection, committed or roll
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -162,3 +163,33 @@ def test_the_cache_gives_no_view_inside_a_write_transaction() -> None:
 
     storage, cache = Writing(), JournalCache[str]()
     assert cache.view(storage, storage.generation()) is None
+
+
+def test_a_catch_up_waiting_on_the_journal_holds_up_no_reader() -> None:
+    """While one reader waits for the journal (a writer holds the store), a reader inside
+    that writer's transaction gets its answer (no view) and stored records are served: no
+    deadlock between the store's lock and the cache's."""
+    reading, release = threading.Event(), threading.Event()
+
+    class Slow(_Storage):
+        def changes(self, since: int | None) -> Changes:
+            reading.set()
+            assert release.wait(10)
+            return super().changes(since)
+
+    storage, cache = Slow(), JournalCache[str]()
+    release.set()
+    view = cache.view(storage, 1)
+    assert view is not None
+    cache.put(("venue", 1), view, "Hall")
+    release.clear()
+    storage.generation_now = 2
+    catching_up = threading.Thread(target=cache.view, args=(storage, 2))
+    catching_up.start()
+    assert reading.wait(10)
+    storage.generation_now = object()  # as a writer inside its transaction reads it
+    assert cache.view(storage, object()) is None
+    assert "Hall" == cache.get(("venue", 1))
+    release.set()
+    catching_up.join(10)
+    assert not catching_up.is_alive()

@@ -49,6 +49,7 @@ class JournalCache(Generic[V]):
         self._entries: OrderedDict[tuple[str, int], V] = OrderedDict()
         self._max = max_entries
         self._lock = threading.Lock()
+        self._catching_up = threading.Lock()
         self._generation: Hashable = _NEVER
         self._cursor: int | None = None
         self._view = 0
@@ -62,9 +63,16 @@ class JournalCache(Generic[V]):
                 return self._view
         if storage.generation() != generation:
             return None
-        with self._lock:  # one catch-up per generation; other readers wait for it
-            if generation != self._generation:
-                changes = storage.changes(self._cursor)
+        # One catch-up at a time; the journal is read holding no lock a reader takes first:
+        # reading it may wait for a writer (an in-memory store's lock), and that writer may
+        # itself be asking for a view inside its transaction.
+        with self._catching_up:
+            with self._lock:
+                if generation == self._generation:
+                    return self._view
+                cursor = self._cursor
+            changes = storage.changes(cursor)
+            with self._lock:
                 if changes.records is None:
                     self._entries.clear()
                 else:
@@ -72,7 +80,7 @@ class JournalCache(Generic[V]):
                         self._entries.pop((change.kind, change.record_id), None)
                 self._cursor, self._generation = changes.cursor, generation
                 self._view += 1
-            return self._view
+                return self._view
 
     def get(self, key: tuple[str, int]) -> V | None:
         with self._lock:
