@@ -168,31 +168,34 @@ class SQLiteDialect(Dialect):
         return "(" + " OR ".join(clauses) + ")", params
 
     def search_matches(self, table: str, words: Sequence[str]) -> Fragment | None:
-        long_words = [w for w in words if len(w) >= _TRIGRAM]
-        if not long_words:
+        match = _fts_match(words)
+        if match is None:
             return None
         fts = self.quote(f"{table}_fts")
         pending = SEARCH_PENDING.get(table)
         waiting = f" UNION ALL SELECT id FROM {pending}" if pending else ""
-        return (
-            f"(SELECT rowid AS id FROM {fts} WHERE {fts} MATCH ?{waiting}) matched",
-            [" AND ".join(_fts_phrase(w) for w in long_words)],
-        )
+        return f"(SELECT rowid AS id FROM {fts} WHERE {fts} MATCH ?{waiting}) matched", [match]
 
     def search_sample(self, table: str, words: Sequence[str]) -> Fragment | None:
-        long_words = [w for w in words if len(w) >= _TRIGRAM]
-        if not long_words:
+        match = _fts_match(words)
+        if match is None:
             return None
         fts = self.quote(f"{table}_fts")
         return (
             f"SELECT count(*), coalesce(max(rowid), 0) FROM (SELECT rowid FROM {fts}"
             f" WHERE {fts} MATCH ? ORDER BY rowid LIMIT {SEARCH_SAMPLE}) sampled",
-            [" AND ".join(_fts_phrase(w) for w in long_words)],
+            [match],
         )
 
 
 def _fts_phrase(word: str) -> str:
     return '"' + word.replace('"', '""') + '"'
+
+
+def _fts_match(words: Sequence[str]) -> str | None:
+    """The text index's query for every word it can look up (``None``: each is too short)."""
+    long_words = [w for w in words if len(w) >= _TRIGRAM]
+    return " AND ".join(_fts_phrase(w) for w in long_words) if long_words else None
 
 
 def _fold(text: object) -> str | None:

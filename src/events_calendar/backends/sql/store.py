@@ -484,7 +484,9 @@ class SQLStore:
     def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
         with self.engine.reading():
             links, events, single = self._link_weights(flt)
-            sampled = self._search_sample(flt)
+            # Both search plans weigh the sample: a count's, and a walk's that stops early.
+            wanted = None if flt.limit is None else flt.offset + flt.limit
+            sampled = self._search_sample(flt) if count or wanted is not None else None
             total: int | None = None
             if count:
 
@@ -497,7 +499,6 @@ class SQLStore:
                     total = fresh()
                 if total <= flt.offset:
                     return [], total
-            wanted = None if flt.limit is None else flt.offset + flt.limit
             plans = choose(links, events, wanted, rare=self.rare_links, single=single)
             # A common word is checked on the walked rows (``link_plans.choose_search``).
             if sampled is not None and choose_search(*sampled, wanted) == "probe":
