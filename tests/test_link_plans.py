@@ -348,3 +348,35 @@ def test_sqlite_counts_a_rare_word_from_the_index_and_the_waiting_events() -> No
         assert 6 == backend.engine.execute("SELECT count(*) FROM events_search_pending").scalar()
     finally:
         cal.close()
+
+
+def test_a_counted_search_still_reads_its_short_words_on_indexed_events(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A count driven by the text index trusts it for the words it indexes, never for a word
+    too short for it ("no"), on indexed (64) and waiting (6) events alike."""
+    monkeypatch.setattr(store, "choose_search_count", lambda *_: "drive")
+    cal = ec.Calendar(SQLiteBackend(), clock=ec.FixedClock(NOW))
+    try:
+        for n in range(70):
+            title = f"Violin evening {n}"
+            if n % 9 == 0 or n == 67:
+                title = f"Organ recital {n}"
+            if n % 18 == 0 or n == 66:
+                title = f"Organ nocturne {n}"
+            cal.events.create(
+                title=title, start_date="2026-12-01 20:00", end_date="2026-12-01 22:00"
+            )
+        statements: list[str] = []
+        backend = cal.backend
+        assert isinstance(backend, SQLiteBackend)
+        backend.db._tracer = lambda sql, params: statements.append(sql)
+        with cal.transaction():  # a total is counted afresh inside a transaction
+            both = cal.events.list(search="organ no", start_date="2026-11-01").total
+            organ = cal.events.list(search="organ", start_date="2026-11-01").total
+        backend.db._tracer = None
+        totals = [sql for sql in statements if sql.startswith("SELECT count(*) FROM (SELECT rowid")]
+        assert (5, 10, 2) == (both, organ, len(totals))
+        assert all("matched.indexed" in sql for sql in totals)
+    finally:
+        cal.close()

@@ -14,7 +14,7 @@ import pytest
 from sqlite_utils import Database
 
 import events_calendar as ec
-from events_calendar.backends.sqlite import SQLiteBackend
+from events_calendar.backends.sqlite import MMAP_BYTES, SQLiteBackend
 from events_calendar.backends.sqlite_schema import MIGRATIONS
 from events_calendar.errors import BulkIncomplete, Conflict, InvalidParameter, StorageUnavailable
 from events_calendar.records import Record
@@ -63,6 +63,22 @@ def test_file_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
         backend.db.execute("PRAGMA foreign_keys").fetchone()[0],
     )
     backend.close()
+
+
+def test_only_the_writer_maps_the_file(tmp_path: Path) -> None:
+    """Reader connections read through the disk cache, not a memory map: a reader that sees
+    another connection's commit would unmap its whole window before its next read."""
+    backend = SQLiteBackend(tmp_path / "cal.db")
+    engine = backend.engine
+    try:
+        reader = engine.read_connection()
+        assert reader is not engine.db.conn
+        assert (MMAP_BYTES, 0) == (
+            engine.db.execute("PRAGMA mmap_size").fetchone()[0],
+            reader.execute("PRAGMA mmap_size").fetchone()[0],
+        )
+    finally:
+        backend.close()
 
 
 def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) -> None:

@@ -260,15 +260,17 @@ def _event_search(q: Select, words: tuple[str, ...], flt: EventFilter) -> None:
     if not words:
         return
     # ``probe``: common words are checked on the rows the walk reaches; ``drive``: a count
-    # loops over the text index's matches and looks each event up (``link_plans``). The
-    # words are still checked as always: the matches only say where to look.
+    # loops over the text index's matches and looks each event up (``link_plans``); a
+    # driven row is checked by ``search_matched``, which trusts what the index matched.
     plan = q.plans.get("search")
     matches = q.dialect.search_matches("events", words) if plan == "drive" else None
+    search = q.dialect.scan if plan == "probe" else q.dialect.search
     if matches is not None and not q.driver:
         q.driver, q.driver_params = matches[0], list(matches[1])
         q.add(f"{q.alias}.id = matched.id")
-    search = q.dialect.scan if plan == "probe" else q.dialect.search
-    anywhere, params = search("events", q.alias, EVENT_SEARCH_FIELDS, words, together=True)
+        anywhere, params = q.dialect.search_matched("events", q.alias, EVENT_SEARCH_FIELDS, words)
+    else:
+        anywhere, params = search("events", q.alias, EVENT_SEARCH_FIELDS, words, together=True)
     if not flt.locked_search_in_title:
         q.add_fragment((anywhere, params))
         return

@@ -74,11 +74,19 @@ class Dialect(ABC):
         return self.search(table, alias, fields, words, together=together)
 
     def search_matches(self, table: str, words: Sequence[str]) -> Fragment | None:
-        """A relation ``matched (id)`` of the rows of ``table`` whose text may hold every
-        word (a superset: ``search`` still decides), read from the text index, which a
-        count can loop over first instead of walking its window. ``None``: the dialect's
-        planner picks that order itself."""
+        """A relation ``matched (id, indexed)`` of the rows of ``table`` whose text may hold
+        every word (a superset: ``search_matched`` still decides), read from the text index,
+        which a count can loop over first instead of walking its window; ``indexed`` is true
+        for a row the index itself matched. ``None``: the dialect's planner picks that order
+        itself."""
         return None
+
+    def search_matched(
+        self, table: str, alias: str, fields: Sequence[str], words: Sequence[str]
+    ) -> Fragment:
+        """``search`` (``together``) for the rows a ``search_matches`` relation drove: what
+        the index already matched is not looked up in it again."""
+        return self.search(table, alias, fields, words, together=True)
 
     def search_sample(self, table: str, words: Sequence[str]) -> Fragment | None:
         """SQL answering (matches, last id) for the first ``SEARCH_SAMPLE`` rows of ``table``
