@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import hmac
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import tzinfo
@@ -170,20 +171,37 @@ class EventCollection(PostCollection[Event]):
         ctx = self._ctx
         query = whole_query(EventQuery, query, params)
         flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
+        batches = self.batches(flt, size=batch_size, progress=progress)
+        return (event for batch in batches for event in batch)
+
+    def batches(
+        self,
+        flt: EventFilter,
+        *,
+        size: int = ITER_BATCH,
+        progress: ProgressArg = None,
+        total: int | None = None,
+    ) -> Iterator[builtins.list[Event]]:
+        """Every event of a normalised filter (``listing.event_filter``), in list order,
+        ``size`` at a time, as a list shows them to this caller: what ``iter`` streams, and
+        what exports walk with filters of their own (``io.walk``). Keyset paging: each batch
+        is one indexed range, however deep (an offset re-reads every row it skips)."""
 
         def fetch(current: EventFilter) -> _Events:
             return ctx.backend.query(Event, current, count=False)[0]
 
-        batches = keyset_batches(
+        ctx = self._ctx
+        found = keyset_batches(
             fetch,
             flt,
             flt.sort_key,
-            size=batch_size,
+            size=size,
             progress=progress,
             unit="events",
             start=EventFilter.BEFORE_ALL,  # the first batch is a keyset page too
+            total=total,
         )
-        return (event for batch in batches for event in self._shown(batch))
+        return (builtins.list(self._shown(batch)) for batch in found)
 
     def _page_and_total(self, flt: EventFilter) -> tuple[_Events, int]:
         """A page of events and the total, the total counted only once per data generation.

@@ -77,18 +77,20 @@ def keyset_batches(
     progress: ProgressArg = None,
     unit: str,
     start: Any = None,
+    total: int | None = None,
 ) -> Iterator[list[R]]:
     """Batches of every record ``flt`` matches, in list order, ``size`` at a time.
 
     ``fetch`` answers one filter (the backend's ``query`` without counting); ``key`` is the
     filter's ``sort_key``: the last record's key becomes the next batch's cursor. ``start``
-    is the first batch's cursor (one before every record, or ``None``). The size is checked
+    is the first batch's cursor (one before every record, or ``None``); ``total``, if the
+    caller counted the matches, is what the progress bar counts to. The size is checked
     now; the batches are read as they are asked for.
     """
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise InvalidParameter.one("batch_size", "send a positive whole number of records")
     first = attrs.evolve(flt, offset=0, limit=size, after=start)  # type: ignore[misc]
-    return _batches(fetch, first, key, progress=progress, unit=unit)
+    return _batches(fetch, first, key, progress=progress, unit=unit, total=total)
 
 
 def _batches(
@@ -98,9 +100,10 @@ def _batches(
     *,
     progress: ProgressArg,
     unit: str,
+    total: int | None,
 ) -> Iterator[list[R]]:
     size, done = current.limit, 0
-    with tracking(progress, total=None, unit=unit) as advance:
+    with tracking(progress, total=total, unit=unit) as advance:
         while True:
             batch = fetch(current)
             if not batch:

@@ -4,8 +4,9 @@ An export takes the filters of ``GET /events`` (``EventQuery``) and applies them
 does, with the caller's read rules, with two differences that suit a file rather than a
 page: without a date filter it covers every date (not the list's default window of yesterday
 to two years ahead), and events hidden from listings are included (they are events of the
-calendar all the same). The walk reads ``BATCH`` events per storage query, so memory stays
-bounded by a batch whatever the size of the calendar.
+calendar all the same). The walk reads ``BATCH`` events per storage query with keyset paging
+(``EventCollection.batches``), so memory stays bounded by a batch and each batch costs the
+same however deep into the calendar it is.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..events import _blanked
 from ..listing import DATE_FILTERS, event_filter
-from ..progress import ProgressArg, tracking
+from ..progress import ProgressArg
 from ..queries import EventQuery
 from ..records import Event
 
@@ -33,25 +33,16 @@ BATCH = 2000
 def walk_events(
     cal: Calendar, filters: dict[str, Any], *, progress: ProgressArg = None
 ) -> Iterator[list[Event]]:
-    """The events ``filters`` select, in list order, ``BATCH`` at a time."""
+    """The events ``filters`` select, in list order, ``BATCH`` at a time; password-protected
+    events blanked for a caller without the password, as in a list."""
     ctx = cal._context
     query = EventQuery(**filters)
     flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
-    changes: dict[str, Any] = {"exclude_hidden": False, "offset": 0, "limit": 0}
+    changes: dict[str, Any] = {"exclude_hidden": False}
     if not any(getattr(query, name) is not None for name in DATE_FILTERS):
         changes |= {"start_min": None, "end_max": None}
     flt = attrs.evolve(flt, **changes)
-    _, total = ctx.backend.query(Event, flt)
-    with tracking(progress, total=total, unit="events") as advance:
-        done = 0
-        while True:
-            batch, _ = ctx.backend.query(
-                Event, attrs.evolve(flt, offset=done, limit=BATCH), count=False
-            )
-            if not batch:
-                return
-            done += len(batch)
-            # A password-protected event is blanked for a caller without the password, as
-            # in a list.
-            yield [e if cal.events._unlocked(e, None) else _blanked(e) for e in batch]
-            advance(done)
+    total = None
+    if progress:  # a bar counts to the total; counting every match costs a query of its own
+        _, total = ctx.backend.query(Event, attrs.evolve(flt, offset=0, limit=0))
+    return cal.events.batches(flt, size=BATCH, progress=progress, total=total)
