@@ -28,6 +28,7 @@ import icalendar
 from ..dates import resolve_zone
 from ..records import Event
 from .ical_read import TIMEZONE_PROPERTY
+from .keys import own_uid
 
 if TYPE_CHECKING:
     from ..calendar import Calendar
@@ -36,12 +37,12 @@ if TYPE_CHECKING:
 __all__ = ["PRODID", "event_uid", "write_events"]
 
 PRODID = "-//events-calendar//events-calendar//EN"
-_UID = "event-{}@events-calendar"
 
 
 def event_uid(event_id: int) -> str:
-    """The UID an event has in every export (the import engine reads it back to the id)."""
-    return _UID.format(event_id)
+    """The UID an event has in every export: ``keys.own_uid``, which an import reads back
+    to the id."""
+    return own_uid(event_id)
 
 
 def write_events(cal: Calendar, events: Iterable[Event]) -> bytes:
