@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import events_calendar as ec
 from events_calendar.backends.sql.kept_totals import KeptTotals, added_events
+from events_calendar.backends.sqlite import SQLiteBackend
 from events_calendar.changes import Change, Changes
 from events_calendar.queries import EventFilter
 from sql_backends import calendar_url
@@ -332,3 +333,32 @@ def test_nothing_is_kept_inside_a_write_transaction(
         assert 0 == len(store._kept_totals._entries)
     site.check()
     assert len(FILTERS) == len(store._kept_totals._entries)
+
+
+def test_a_carried_count_looks_its_new_events_up_by_id(
+    site: Calendar, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new events a carried total counts are read by id first, whatever the window: left
+    to weigh a few ids against a window, SQLite walked the window's index (45-65 ms for five
+    new events in the default window at a million events)."""
+    site.check()
+    for n in range(3):
+        site.create(n, jazz=True, linked=True, featured=False, status="publish")
+    store: Any = site.cal.backend
+    statements: list[tuple[str, list[Any]]] = []
+    run = store._run
+
+    def spied(sql: str, params: Any = ()) -> Any:
+        statements.append((sql, list(params)))
+        return run(sql, params)
+
+    monkeypatch.setattr(store, "_run", spied)
+    site.check()
+    few = [(sql, params) for sql, params in statements if ") few CROSS JOIN " in sql]
+    assert len(FILTERS) == len(few)
+    if isinstance(store, SQLiteBackend):
+        for sql, params in few:
+            plan = store.engine.execute(f"EXPLAIN QUERY PLAN {sql}", params).rows
+            steps = " | ".join(str(row[-1]) for row in plan)
+            assert "SEARCH e USING INTEGER PRIMARY KEY" in steps, steps
+            assert "events_listing" not in steps, steps

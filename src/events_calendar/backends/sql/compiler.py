@@ -243,6 +243,22 @@ def _one_of(column: str, *, negate: bool = False) -> Entry:
     return entry
 
 
+def _included(q: Select, ids: frozenset[int] | None, _: object) -> None:
+    """``include``; with the ``drive`` plan (a count of a few new events, ``kept_totals``)
+    its ids are read first and each event is looked up by id. Left to weigh a few ids against
+    a window, SQLite walks the window's index instead: 45-65 ms for five ids in the default
+    window at a million events, against a tenth of a millisecond."""
+    if ids is None:
+        return
+    if q.plans.get("include") == "drive" and not q.driver:
+        inner, params = q.dialect.in_("id", sorted(ids))
+        q.driver = f"(SELECT id FROM {q.dialect.quote(TABLES[q.kind])} WHERE {inner}) few"
+        q.driver_params = params
+        q.add(f"{q.alias}.id = few.id")
+        return
+    q.add_fragment(q.dialect.in_(f"{q.alias}.id", sorted(ids)))
+
+
 def _offset(q: Select, value: int, _: object) -> None:
     q.offset = value
 
@@ -337,7 +353,7 @@ EVENT_ENTRIES: dict[str, Entry] = {
     "search": _event_search,
     **{field: _linked_to(field) for field in LINK_FILTERS},
     "featured": _equal("featured"),
-    "include": _one_of("id"),
+    "include": _included,
     "post_parent": _equal("post_parent"),
     "exclude_hidden": _hidden,
     "private_author": _private_author,

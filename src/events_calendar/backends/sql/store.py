@@ -477,7 +477,9 @@ class SQLStore:
     def _count_few(self, flt: EventFilter) -> int:
         """The events among the few of ``flt.include`` that ``flt`` lists: each looked up by
         id, its words checked on its row (``kept_totals``)."""
-        plans: dict[str, Plan] = {"search": "probe"} if flt.search else {}
+        plans: dict[str, Plan] = {"include": "drive"}
+        if flt.search:
+            plans["search"] = "probe"
         counted = compile_filter(self.dialect, "event", flt, plans=plans).count_sql()
         return int(self._run(*counted).scalar())
 
