@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import events_calendar as ec
+from events_calendar.errors import InvalidParameter
 from events_calendar.io import walk
 from events_calendar.testing import NOW
 from sql_backends import CALENDAR_KINDS, calendar_url
@@ -95,3 +96,11 @@ def test_a_walk_with_a_bar_counts_to_its_total(cal: ec.Calendar) -> None:
     # Third, Fourth, Fifth, Draft (the calendar's own caller lists every status), Locked
     assert 5 == sum(len(b) for b in batches)
     assert (5, 5) == seen[-1]
+
+
+def test_an_export_with_a_bad_filter_writes_no_file(cal: ec.Calendar, tmp_path: Path) -> None:
+    """The filters are read before the file is opened: a refused export leaves nothing."""
+    target = tmp_path / "out.csv"
+    with pytest.raises(InvalidParameter) as refused:
+        cal.export_file(target, start_date="not a date")
+    assert ("start_date", False) == (next(iter(refused.value.fields)), target.exists())
