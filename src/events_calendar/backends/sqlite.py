@@ -106,18 +106,17 @@ class SQLiteDialect(Dialect):
     def search(
         self, table: str, alias: str, fields: Sequence[str], words: Sequence[str], *, together: bool
     ) -> Fragment:
-        long_words = [w for w in words if len(w) >= _TRIGRAM]
-        short_words = [w for w in words if len(w) < _TRIGRAM]
+        long_words, short_words = _by_length(words)
         phrase = " AND ".join(_fts_phrase(w) for w in long_words)
         if together:
             clauses, params = [], []
-            text = " || char(10) || ".join(f"{alias}.{self.quote(f)}" for f in fields)
+            text = self._text(alias, fields)
             if long_words:
                 indexed, more = self._indexed(table, alias, phrase, text, long_words)
                 clauses.append(indexed)
                 params.extend(more)
-            for word in short_words:
-                sql, more = self.contains(text, word)
+            if short_words:
+                sql, more = self._every(text, short_words)
                 clauses.append(sql)
                 params.extend(more)
             return " AND ".join(clauses), params
@@ -125,13 +124,13 @@ class SQLiteDialect(Dialect):
         # (a column filter) and instr() checks the short ones.
         per_field, params = [], []
         for field in fields:
+            text = self._text(alias, [field])
             tests = []
-            for word in short_words:
-                sql, more = self.contains(f"{alias}.{self.quote(field)}", word)
+            if short_words:
+                sql, more = self._every(text, short_words)
                 tests.append(sql)
                 params.extend(more)
             if long_words:
-                text = f"{alias}.{self.quote(field)}"
                 indexed, more = self._indexed(
                     table, alias, f"{{{field}}} : ({phrase})", text, long_words
                 )
@@ -139,6 +138,15 @@ class SQLiteDialect(Dialect):
                 params.extend(more)
             per_field.append("(" + " AND ".join(tests) + ")")
         return "(" + " OR ".join(per_field) + ")", params
+
+    def _text(self, alias: str, fields: Sequence[str]) -> str:
+        """The fields of a row read as one text, a line apart."""
+        return " || char(10) || ".join(f"{alias}.{self.quote(f)}" for f in fields)
+
+    def _every(self, text: str, words: Sequence[str]) -> Fragment:
+        """``text`` contains each of ``words`` (at least one), by ``instr``."""
+        tests = [self.contains(text, word) for word in words]
+        return " AND ".join(sql for sql, _ in tests), [v for _, more in tests for v in more]
 
     def _indexed(
         self, table: str, alias: str, query: str, text: str, words: Sequence[str]
@@ -150,11 +158,10 @@ class SQLiteDialect(Dialect):
         pending = SEARCH_PENDING.get(table)
         if pending is None:
             return indexed, [query]
-        tests = [self.contains(text, word) for word in words]
-        checked = " AND ".join(sql for sql, _ in tests)
+        checked, params = self._every(text, words)
         return (
             f"({indexed} OR ({alias}.id IN (SELECT id FROM {pending}) AND {checked}))",
-            [query, *(value for _, more in tests for value in more)],
+            [query, *params],
         )
 
     def scan(
@@ -165,10 +172,9 @@ class SQLiteDialect(Dialect):
         clauses: list[str] = []
         params: list[Any] = []
         for group in groups:
-            text = " || char(10) || ".join(f"{alias}.{self.quote(f)}" for f in group)
-            tests = [self.contains(text, word) for word in words]
-            clauses.append("(" + " AND ".join(sql for sql, _ in tests) + ")")
-            params.extend(value for _, more in tests for value in more)
+            checked, more = self._every(self._text(alias, group), words)
+            clauses.append(f"({checked})")
+            params.extend(more)
         return "(" + " OR ".join(clauses) + ")", params
 
     def search_matches(self, table: str, words: Sequence[str]) -> Fragment | None:
@@ -189,16 +195,15 @@ class SQLiteDialect(Dialect):
         # A row the index matched holds every long word: only a row still waiting for the
         # index (never in it too) is read for them. Short words are read on every row, as
         # ``search`` reads them. At a million events this took a tenth off a counted search.
-        text = " || char(10) || ".join(f"{alias}.{self.quote(f)}" for f in fields)
-        long_words = [w for w in words if len(w) >= _TRIGRAM]
-        short_words = [w for w in words if len(w) < _TRIGRAM]
-        waiting = [self.contains(text, word) for word in long_words]
-        clauses = ["(matched.indexed OR (" + " AND ".join(sql for sql, _ in waiting) + "))"]
-        params = [value for _, more in waiting for value in more]
-        for word in short_words:
-            sql, more = self.contains(text, word)
+        # (A driven search has a long word: ``search_matches`` needs one.)
+        text = self._text(alias, fields)
+        long_words, short_words = _by_length(words)
+        waiting, params = self._every(text, long_words)
+        clauses = [f"(matched.indexed OR ({waiting}))"]
+        if short_words:
+            sql, more = self._every(text, short_words)
             clauses.append(sql)
-            params.extend(more)
+            params = [*params, *more]
         return " AND ".join(clauses), params
 
     def search_sample(self, table: str, words: Sequence[str]) -> Fragment | None:
@@ -217,9 +222,14 @@ def _fts_phrase(word: str) -> str:
     return '"' + word.replace('"', '""') + '"'
 
 
+def _by_length(words: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The words the trigram index can look up, and those too short for it."""
+    return [w for w in words if len(w) >= _TRIGRAM], [w for w in words if len(w) < _TRIGRAM]
+
+
 def _fts_match(words: Sequence[str]) -> str | None:
     """The text index's query for every word it can look up (``None``: each is too short)."""
-    long_words = [w for w in words if len(w) >= _TRIGRAM]
+    long_words, _ = _by_length(words)
     return " AND ".join(_fts_phrase(w) for w in long_words) if long_words else None
 
 
