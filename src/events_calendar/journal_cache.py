@@ -20,10 +20,10 @@ Two rules keep it from ever showing a stale record:
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, Protocol, TypeVar
 
+from .caching import Recent
 from .changes import Changes
 
 __all__ = ["JournalCache"]
@@ -46,8 +46,7 @@ class JournalCache(Generic[V]):
     journal names that record; least recently used out first."""
 
     def __init__(self, max_entries: int = 16_384) -> None:
-        self._entries: OrderedDict[tuple[str, int], V] = OrderedDict()
-        self._max = max_entries
+        self._entries: Recent[tuple[str, int], V] = Recent(max_entries)
         self._lock = threading.Lock()
         self._catching_up = threading.Lock()
         self._generation: Hashable = _NEVER
@@ -77,24 +76,17 @@ class JournalCache(Generic[V]):
                     self._entries.clear()
                 else:
                     for change in changes.records:
-                        self._entries.pop((change.kind, change.record_id), None)
+                        self._entries.pop((change.kind, change.record_id))
                 self._cursor, self._generation = changes.cursor, generation
                 self._view += 1
                 return self._view
 
     def get(self, key: tuple[str, int]) -> V | None:
         with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-            return found
+            return self._entries.get(key)
 
     def put(self, key: tuple[str, int], view: int, value: V) -> None:
         """Keep ``value``, read after ``view`` was given, unless a catch-up ran since."""
         with self._lock:
-            if view != self._view:
-                return
-            self._entries[key] = value
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
+            if view == self._view:
+                self._entries.put(key, value)

@@ -17,11 +17,11 @@ Nothing is kept or carried inside a write transaction: what it reads may be roll
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 
 import attrs
 
+from ...caching import Recent
 from ...changes import Change, Changes
 from ...queries import EventFilter
 
@@ -54,8 +54,7 @@ class KeptTotals:
         max_entries: int = 4096,
     ) -> None:
         self._changes, self._count = changes, count
-        self._entries: OrderedDict[Hashable, tuple[int, int]] = OrderedDict()
-        self._max = max_entries
+        self._entries: Recent[Hashable, tuple[int, int]] = Recent(max_entries)
         self._lock = threading.Lock()
 
     def total(self, flt: EventFilter, fresh: Callable[[], int]) -> int:
@@ -63,7 +62,8 @@ class KeptTotals:
         since, else ``fresh()``; kept either way."""
         key = attrs.evolve(flt, offset=0, limit=None, after=None)
         now = self._changes(None).cursor
-        kept = self._get(key)
+        with self._lock:
+            kept = self._entries.get(key)
         total = None if kept is None else self._carry(flt, *kept, now)
         if total is None:
             total = fresh()
@@ -84,19 +84,8 @@ class KeptTotals:
         ids = added if flt.include is None else flt.include & added
         return total + self._count(attrs.evolve(flt, include=ids, offset=0, limit=None))
 
-    def _get(self, key: Hashable) -> tuple[int, int] | None:
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-            return found
-
     def _put(self, key: Hashable, cursor: int, total: int) -> None:
         with self._lock:
             kept = self._entries.get(key)
-            if kept is not None and kept[0] > cursor:
-                return  # a reader with a newer snapshot got there first
-            self._entries[key] = (cursor, total)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
+            if kept is None or kept[0] <= cursor:  # else a newer snapshot's reader was first
+                self._entries.put(key, (cursor, total))
