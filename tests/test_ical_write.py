@@ -61,7 +61,7 @@ def test_a_timed_event_is_written_with_its_zone_and_links() -> None:
         "DTSTART;TZID=Europe/Paris:20310614T203000",
         "DTEND;TZID=Europe/Paris:20310614T230000",
         "DTSTAMP:20301201T093000Z",
-        f"UID:event-{event.id}@events-calendar",
+        f"UID:event-{event.id}@{cal.backend.calendar_identity()}.events-calendar",
         "CATEGORIES:Jazz,Music",
         "DESCRIPTION:Doors at 20:00 & music at 20:30.\\nFree.",
         "LAST-MODIFIED:20301201T093000Z",
@@ -196,9 +196,16 @@ def test_the_same_events_give_the_same_bytes() -> None:
     assert write_events(cal, [event]) == write_events(cal, [event])
 
 
-def test_uids_are_stable_per_event_id() -> None:
-    """``event_uid(12)`` is ``event-12@events-calendar``."""
-    assert "event-12@events-calendar" == event_uid(12)
+def test_uids_name_the_event_and_its_calendar() -> None:
+    """``event_uid(cal, 12)`` is ``event-12@<cal's identity>.events-calendar``: two calendars
+    give their event 12 two UIDs, and a calendar gives it the same one every time."""
+    cal, other = calendar(), calendar()
+    identity = cal.backend.calendar_identity()
+    assert (f"event-12@{identity}.events-calendar", identity) == (
+        event_uid(cal, 12),
+        cal.backend.calendar_identity(),
+    )
+    assert event_uid(cal, 12) != event_uid(other, 12)
 
 
 def test_an_export_reads_back_with_its_uid_as_key() -> None:
@@ -206,7 +213,7 @@ def test_an_export_reads_back_with_its_uid_as_key() -> None:
     cal = calendar()
     event = gala(cal)
     row = next(read_rows(write_events(cal, [event]), where="x", window=WINDOW))
-    assert f"uid:event-{event.id}@events-calendar" == row.key
+    assert f"uid:event-{event.id}@{cal.backend.calendar_identity()}.events-calendar" == row.key
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -225,7 +232,9 @@ def stored(request: pytest.FixtureRequest) -> Calendar:
 def test_every_backend_exports_the_same_bytes(stored: Calendar) -> None:
     """The same events, stored on SQLite or PostgreSQL, export as they do from memory."""
     exports = []
-    for cal in (calendar(), stored):
+    memory = calendar()
+    stored.backend.set_calendar_identity(memory.backend.calendar_identity())  # as a copy does
+    for cal in (memory, stored):
         events = [gala(cal), gala(cal, title="Fair", all_day=True, organizer={"organizer": "X"})]
         exports.append(write_events(cal, [cal.events.get(e.id) for e in events]))
     stored.close()

@@ -157,6 +157,40 @@ def test_a_backup_merges_into_a_calendar_with_data_by_slug(tmp_path: Path) -> No
     ] == [first.summary(), second.summary()]
 
 
+def test_a_backup_carries_the_calendar_identity(tmp_path: Path) -> None:
+    """The restored calendar has the source's identity; a backup without one (written before
+    identities were kept) restores with the target's own."""
+    source = _filled("memory://")
+    source.export_file(tmp_path / "b.json")
+    data = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
+    restored = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    restored.import_file(tmp_path / "b.json")
+    del data["calendar_identity"]
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    older = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    own = older.backend.calendar_identity()
+    report = older.import_file(tmp_path / "old.json")
+    assert (source.backend.calendar_identity(), 9, own) == (
+        restored.backend.calendar_identity(),
+        report.created,
+        older.backend.calendar_identity(),
+    )
+
+
+def test_a_backup_with_a_malformed_identity_is_unreadable(tmp_path: Path) -> None:
+    """An identity that is not 16 lowercase hex digits: one sentence, nothing written."""
+    source = _filled("memory://")
+    source.export_file(tmp_path / "b.json")
+    data = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
+    data["calendar_identity"] = "X" * 16
+    (tmp_path / "b.json").write_text(json.dumps(data), encoding="utf-8")
+    cal = ec.connect("memory://")
+    own = cal.backend.calendar_identity()
+    with pytest.raises(UnreadableFile, match="its calendar_identity is not 16 lowercase hex"):
+        cal.import_file(tmp_path / "b.json")
+    assert ((), own) == (cal.events.list(status="any").items, cal.backend.calendar_identity())
+
+
 def test_a_filtered_json_export_is_refused(tmp_path: Path) -> None:
     """A backup is the whole calendar: filters are for CSV and iCalendar."""
     cal = ec.connect("memory://")

@@ -191,17 +191,74 @@ def test_a_uid_is_kept_so_a_changed_event_updates_in_place(cal: ec.Calendar) -> 
 
 
 def test_our_own_uid_names_the_event(cal: ec.Calendar) -> None:
-    """A UID this library wrote (``event-<id>@events-calendar``) matches that event, so a
-    calendar's own export imports as unchanged."""
+    """A UID this calendar wrote (``event-<id>@<its identity>.events-calendar``) matches that
+    event, so a calendar's own export imports as unchanged."""
     gala = cal.events.create(**_event("Gala"))
+    uid = own_uid(gala.id, cal.backend.calendar_identity())
     report = import_rows(
-        cal,
-        [SourceRow("UID", "event", _event("Gala"), key=f"uid:{own_uid(gala.id)}")],
-        on_conflict="update",
+        cal, [SourceRow("UID", "event", _event("Gala"), key=f"uid:{uid}")], on_conflict="update"
     )
     assert ([RowOutcome("UID", "unchanged", gala.id)], {}) == (
         list(report.rows),
         cal.backend.import_keys("event"),
+    )
+
+
+@pytest.mark.parametrize("on_conflict", ["skip", "update"])
+def test_another_calendars_export_never_lands_on_our_events(
+    cal: ec.Calendar, tmp_path: Path, on_conflict: str
+) -> None:
+    """Every calendar numbers its events from 1, so another calendar's event 1 is not ours:
+    its UIDs carry its own identity. Importing its export adds its events beside ours, and
+    importing it again finds those, never ours of the same ids."""
+    ours = cal.events.create(**_event("Ours"))
+    other = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    theirs = other.events.create(**_event("Theirs", "2031-06-01 19:00"))
+    path = tmp_path / "theirs.ics"
+    other.export_file(path)
+    first = cal.import_file(path, on_conflict=on_conflict)
+    second = cal.import_file(path, on_conflict=on_conflict)
+    assert (theirs.id, 1, ["unchanged"], ["Ours", "Theirs"], ours) == (
+        ours.id,
+        first.created,
+        [row.outcome for row in second.rows],
+        _titles(cal),
+        cal.events.get(ours.id),
+    )
+
+
+def test_a_calendars_own_export_imports_back_unchanged(cal: ec.Calendar, tmp_path: Path) -> None:
+    """The UIDs of a calendar's export name its events: importing the file back changes
+    nothing and stores no key (the UID is the event's id)."""
+    cal.events.create(**_event("Gala"))
+    cal.events.create(**_event("Fair", "2031-06-01 19:00"))
+    path = tmp_path / "ours.ics"
+    cal.export_file(path)
+    report = cal.import_file(path, on_conflict="update")
+    assert ("created 0, updated 0, unchanged 2, refused 0", {}, ["Gala", "Fair"]) == (
+        report.summary(),
+        cal.backend.import_keys("event"),
+        _titles(cal),
+    )
+
+
+def test_our_uid_of_a_deleted_event_finds_the_event_it_created(cal: ec.Calendar) -> None:
+    """Our export of an event since deleted creates it again once: the UID is then stored
+    for the new event, and the next import finds it."""
+    gala = cal.events.create(**_event("Gala"))
+    row = SourceRow(
+        "UID",
+        "event",
+        _event("Gala"),
+        key=f"uid:{own_uid(gala.id, cal.backend.calendar_identity())}",
+    )
+    cal.events.delete(gala.id, force=True)
+    first = import_rows(cal, [row], on_conflict="update")
+    second = import_rows(cal, [row], on_conflict="update")
+    assert (1, [("unchanged", first.ids[0])], ["Gala"]) == (
+        first.created,
+        [(r.outcome, r.record_id) for r in second.rows],
+        _titles(cal),
     )
 
 

@@ -37,6 +37,7 @@ def test_migrations_create_every_table(fresh: TestDatabase) -> None:
     """Opening an empty database creates the whole schema."""
     engine = PostgresEngine(fresh.url)
     assert [
+        "calendar_identity",
         "categories",
         "category_tree",
         "changes",
@@ -74,6 +75,7 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
         (4, "change_journal"),
         (5, "link_listing_index"),
         (6, "category_branch_counts"),
+        (7, "calendar_identity"),
     ] == _versions(engine)
     engine.close()
 
@@ -81,11 +83,11 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
 def test_newer_schema_refuses_to_open(fresh: TestDatabase) -> None:
     """A database migrated by a newer version is refused with a clear message."""
     engine = PostgresEngine(fresh.url)
-    engine.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [7, "future"])
+    engine.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [8, "future"])
     engine.close()
     with pytest.raises(
         StorageUnavailable,
-        match=r"schema is at version 7, newer than this events-calendar knows \(version 6\)",
+        match=r"schema is at version 8, newer than this events-calendar knows \(version 7\)",
     ):
         PostgresEngine(fresh.url)
 

@@ -110,8 +110,19 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
             "0009_link_listing_index",
             "0010_category_branch_counts",
             "0011_pending_search_index",
+            "0012_calendar_identity",
         ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
+
+
+def test_a_file_keeps_its_own_calendar_identity(tmp_path: Path) -> None:
+    """Each new file makes its own identity and reads the same one when opened again."""
+    first, second = tmp_path / "a.db", tmp_path / "b.db"
+    made = []
+    for path in (first, second, first):
+        with _calendar(f"sqlite:///{path}") as cal:
+            made.append(cal.backend.calendar_identity())
+    assert (made[0], 2) == (made[2], len(set(made)))
 
 
 def test_a_page_loads_its_links_in_a_fixed_number_of_queries() -> None:

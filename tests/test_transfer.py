@@ -64,6 +64,7 @@ def _everything(cal: ec.Calendar) -> dict[str, object]:
         "users": backend.list_users(),
         "credentials": [backend.credentials(u.id) for u in backend.list_users()],
         "sequences": [backend.last_id(f) for f in ("post", "term", "user", "credential")],
+        "identity": backend.calendar_identity(),
     }
 
 
@@ -105,6 +106,16 @@ def test_the_copy_hands_out_the_ids_the_source_would(tmp_path: Path) -> None:
     copy_calendar(source.backend, target.backend)
     made = [cal.venues.create(venue="New Hall").id for cal in (source, target)]
     assert made[0] == made[1]
+
+
+def test_the_sources_icalendar_export_imports_into_the_copy_unchanged(tmp_path: Path) -> None:
+    """A copy is the same calendar: the UIDs the source wrote name the copy's events."""
+    source = _filled("memory://")
+    source.export_file(tmp_path / "source.ics")
+    target = ec.connect(f"sqlite:///{tmp_path / 'copy.db'}", clock=ec.FixedClock(NOW))
+    copy_calendar(source.backend, target.backend)
+    report = target.import_file(tmp_path / "source.ics", on_conflict="update")
+    assert "created 0, updated 0, unchanged 2, refused 0" == report.summary()
 
 
 def test_a_former_slug_still_resolves_in_the_copy(tmp_path: Path) -> None:

@@ -17,6 +17,8 @@ separate, smaller protocol (``UserStore``) that every backend also implements.
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Literal, Protocol, TypeVar, runtime_checkable
@@ -25,7 +27,16 @@ from .changes import Changes
 from .queries import EventFilter, LinkedFilter, TermFilter
 from .records import Credential, Kind, Record, User
 
-__all__ = ["Backend", "Family", "Filter", "Storage", "UserStore", "family_of"]
+__all__ = [
+    "CALENDAR_IDENTITY",
+    "Backend",
+    "Family",
+    "Filter",
+    "Storage",
+    "UserStore",
+    "family_of",
+    "new_calendar_identity",
+]
 
 Family = Literal["post", "term", "user", "credential"]
 """An id sequence: events, venues and organizers share ``post`` ids, as WordPress posts do, so
@@ -33,6 +44,16 @@ Family = Literal["post", "term", "user", "credential"]
 Filter = EventFilter | LinkedFilter | TermFilter
 """A normalised list query, as ``query`` receives it: its ``matches()`` is what it means."""
 R = TypeVar("R", bound=Record)
+
+CALENDAR_IDENTITY = re.compile(r"[0-9a-f]{16}")
+"""What a calendar identity (``Storage.calendar_identity``) looks like: 16 lowercase hex
+digits."""
+
+
+def new_calendar_identity() -> str:
+    """A new calendar's identity: 64 random bits, so two calendars never share one by chance
+    (a copy or a restored backup shares it on purpose)."""
+    return secrets.token_hex(8)
 
 
 def family_of(kind: Kind) -> Family:
@@ -159,6 +180,18 @@ class Storage(Protocol):
 
     def import_keys(self, kind: Kind) -> dict[str, int]:
         """Every import key of that kind and its record id (backups carry them)."""
+        ...
+
+    # -- the calendar's identity -----------------------------------------------------------
+    def calendar_identity(self) -> str:
+        """This calendar's name among calendars (``CALENDAR_IDENTITY``), made with its
+        storage and the same for its whole life. Its exported iCalendar UIDs carry it, so an
+        import can tell this calendar's events from another calendar's with the same ids."""
+        ...
+
+    def set_calendar_identity(self, identity: str) -> None:
+        """Take another calendar's identity, in the current transaction: a copy or a restored
+        backup is the same calendar, and its events keep their UIDs."""
         ...
 
 

@@ -2,8 +2,9 @@
 restoring one from a backup (``io.backup``).
 
 Everything moves as it is stored: every kind in every status (the trash too), ids, slugs and
-former slugs, links in their order, users and hashed credentials, import keys, and the id
-sequences, so the copy hands out the next ids the source would have. The target must be
+former slugs, links in their order, users and hashed credentials, import keys, the id
+sequences, so the copy hands out the next ids the source would have, and the calendar's
+identity, so its events keep their iCalendar UIDs. The target must be
 empty, and the copy is one transaction on it: a failure leaves it empty.
 
 What is copied is read through ``Snapshot``: a backend (``BackendSnapshot``) or a backup file
@@ -49,6 +50,11 @@ class Snapshot(Protocol):
 
     def import_keys(self, kind: Kind) -> dict[str, int]: ...
 
+    def calendar_identity(self) -> str | None:
+        """The calendar's identity, or ``None`` when the source does not say (a backup written
+        before identities were kept): the target then keeps its own."""
+        ...
+
     def list_users(self) -> list[User]: ...
 
     def credentials(self, user_id: int) -> list[Credential]: ...
@@ -71,6 +77,9 @@ class BackendSnapshot:
 
     def import_keys(self, kind: Kind) -> dict[str, int]:
         return self.backend.import_keys(kind)
+
+    def calendar_identity(self) -> str | None:
+        return self.backend.calendar_identity()
 
     def list_users(self) -> list[User]:
         return self.backend.list_users()
@@ -104,7 +113,10 @@ def restore(
             fields={"to": "name an empty database"},
         )
     counts: dict[str, int] = {}
+    identity = source.calendar_identity()
     with target.transaction():
+        if identity is not None:
+            target.set_calendar_identity(identity)
         for cls in ORDER:
             counts[cls.kind] = _copy_kind(source, target, cls, progress)
         for kind in KINDS:

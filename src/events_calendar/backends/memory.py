@@ -47,7 +47,7 @@ from ..records import (
     Venue,
 )
 from ..statuses import COUNTED_STATUSES
-from ..storage import Family, Filter
+from ..storage import Family, Filter, new_calendar_identity
 
 __all__ = ["MemoryBackend"]
 
@@ -103,6 +103,7 @@ class MemoryBackend:
         self._users: dict[int, User] = {}
         self._credentials: dict[str, Credential] = {}
         self._import_keys: dict[Kind, dict[str, int]] = {kind: {} for kind in KINDS}
+        self._identity = new_calendar_identity()
 
     # -- transactions ----------------------------------------------------------------------
     @contextmanager
@@ -532,3 +533,12 @@ class MemoryBackend:
     def import_keys(self, kind: Kind) -> dict[str, int]:
         with self._lock:
             return dict(self._import_keys[kind])
+
+    # -- the calendar's identity -----------------------------------------------------------
+    def calendar_identity(self) -> str:
+        return self._identity
+
+    def set_calendar_identity(self, identity: str) -> None:
+        with self.transaction():
+            before, self._identity = self._identity, identity
+            self._on_rollback(lambda: setattr(self, "_identity", before))

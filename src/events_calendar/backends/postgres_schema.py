@@ -22,6 +22,7 @@ from ..changes import ANYTHING, KEPT
 from ..queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
 from ..records import Kind
 from ..statuses import COUNTED_STATUSES
+from ..storage import new_calendar_identity
 from .sql.category_tree import (
     TREE,
     changed_tree_links,
@@ -489,6 +490,15 @@ def _category_branch_counts() -> list[str]:
     ]
 
 
+def _calendar_identity() -> list[str]:
+    """The calendar's identity (``Storage.calendar_identity``): one row, made here, so a
+    database has its own from its first connection (an older one gets one as it upgrades)."""
+    return [
+        "CREATE TABLE calendar_identity (identity TEXT NOT NULL)",
+        f"INSERT INTO calendar_identity (identity) VALUES ('{new_calendar_identity()}')",
+    ]
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _initial),
     Migration(2, "import_keys", _import_keys),
@@ -496,4 +506,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "change_journal", _change_journal),
     Migration(5, "link_listing_index", _link_listing_index),
     Migration(6, "category_branch_counts", _category_branch_counts),
+    Migration(7, "calendar_identity", _calendar_identity),
 )

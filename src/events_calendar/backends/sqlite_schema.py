@@ -19,6 +19,7 @@ from sqlite_utils.migrations import Migrations
 from ..changes import ANYTHING, KEPT
 from ..queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
 from ..records import RECORD_CLASSES, Kind
+from ..storage import new_calendar_identity
 from .sql.category_tree import (
     TREE,
     counted_tree,
@@ -607,3 +608,11 @@ def _pending_search_index(db: Database) -> None:
         f" INSERT INTO events_fts(rowid, {names}) SELECT e.id, {texts}"
         f" FROM events e WHERE e.id IN (SELECT id FROM {pending}); DELETE FROM {pending}; END"
     )
+
+
+@MIGRATIONS(name="0012_calendar_identity")
+def _calendar_identity(db: Database) -> None:
+    """The calendar's identity (``Storage.calendar_identity``): one row, made here, so a file
+    has its own from its first opening (an older file gets one as it is upgraded)."""
+    db.execute("CREATE TABLE calendar_identity (identity TEXT NOT NULL)")
+    db.execute("INSERT INTO calendar_identity (identity) VALUES (?)", [new_calendar_identity()])

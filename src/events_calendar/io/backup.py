@@ -2,16 +2,17 @@
 
 A backup holds everything ``transfer.copy_calendar`` copies: every record of every kind in
 every status (ids, slugs, links in order, statuses, passwords), former slugs, users and the
-digests of their secrets (never a secret itself: the calendar stores none), import keys and
-the id sequences. Records are written with the storage converter, so a field is spelled in a
-backup as the database stores it. The file is one JSON object::
+digests of their secrets (never a secret itself: the calendar stores none), import keys, the
+id sequences and the calendar's identity (which its iCalendar UIDs carry). Records are
+written with the storage converter, so a field is spelled in a backup as the database stores
+it. The file is one JSON object::
 
     {"format": "events-calendar-backup", "version": 1,
      "sequences": {"post": 12, "term": 3, "user": 1, "credential": 1},
      "records": {"venue": [...], "organizer": [...], "category": [...], "tag": [...],
                  "event": [...]},
      "slug_aliases": {"event": {"gala": 7}, ...}, "import_keys": {"event": {...}, ...},
-     "users": [...], "credentials": [...]}
+     "users": [...], "credentials": [...], "calendar_identity": "5f0c2a9e4b7d1386"}
 
 It is written a record at a time, so memory stays bounded by a batch of records. Restoring
 into an empty calendar is a copy from the file (one transaction, ids kept). Importing into a
@@ -39,7 +40,7 @@ from ..records import (
     input_fields,
 )
 from ..statuses import Status
-from ..storage import Backend, Family
+from ..storage import CALENDAR_IDENTITY, Backend, Family
 from ..transfer import FAMILIES, ORDER, BackendSnapshot
 from .rows import SourceRow, UnreadableFile
 
@@ -74,6 +75,7 @@ def write_backup(backend: Backend, stream: IO[str]) -> dict[str, int]:
         "credentials": [
             converter.unstructure(c) for user in users for c in source.credentials(user.id)
         ],
+        "calendar_identity": backend.calendar_identity(),
     }
     stream.write("},\n")
     stream.write(",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in rest.items()))
@@ -97,6 +99,11 @@ class BackupSnapshot:
             ]
         self._aliases = _id_maps(data.get("slug_aliases", {}), "slug_aliases", where)
         self._keys = _id_maps(data.get("import_keys", {}), "import_keys", where)
+        self._identity = data.get("calendar_identity")
+        if self._identity is not None and not (
+            isinstance(self._identity, str) and CALENDAR_IDENTITY.fullmatch(self._identity)
+        ):
+            raise UnreadableFile(where, "its calendar_identity is not 16 lowercase hex digits")
         try:
             self._users = [converter.structure(u, User) for u in data.get("users", [])]
             credentials = [converter.structure(c, Credential) for c in data.get("credentials", [])]
@@ -119,6 +126,9 @@ class BackupSnapshot:
 
     def import_keys(self, kind: Kind) -> dict[str, int]:
         return dict(self._keys.get(kind, {}))
+
+    def calendar_identity(self) -> str | None:
+        return self._identity
 
     def list_users(self) -> list[User]:
         return list(self._users)

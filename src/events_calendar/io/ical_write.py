@@ -5,8 +5,9 @@ What Google Calendar, Outlook and Apple Calendar need, and what this writes (the
 VTIMEZONE per zone the events use, generated from the zone database over the years the events
 span (``icalendar.Timezone.from_tzinfo``); times as wall clock plus ``TZID`` (UTC events,
 and the second of a repeated hour, as ``Z`` times); all-day events as ``DATE`` values with an
-exclusive ``DTEND``; UIDs ``event-<id>@events-calendar``, which stay the same from one export
-to the next, so a subscribed calendar updates events instead of duplicating them.
+exclusive ``DTEND``; UIDs ``event-<id>@<calendar identity>.events-calendar``, which stay the
+same from one export to the next, so a subscribed calendar updates events instead of
+duplicating them, and differ from every other calendar's, so an import can tell them apart.
 
 The output depends only on the events (``DTSTAMP`` is the event's last modification, not the
 time of the export): the same events give the same bytes, which is what lets the feed answer
@@ -39,16 +40,17 @@ __all__ = ["PRODID", "event_uid", "write_events"]
 PRODID = "-//events-calendar//events-calendar//EN"
 
 
-def event_uid(event_id: int) -> str:
-    """The UID an event has in every export: ``keys.own_uid``, which an import reads back
-    to the id."""
-    return own_uid(event_id)
+def event_uid(cal: Calendar, event_id: int) -> str:
+    """The UID the event has in every export of ``cal``: ``keys.own_uid``, which an import
+    into the same calendar reads back to the id."""
+    return own_uid(event_id, cal.backend.calendar_identity())
 
 
 def write_events(cal: Calendar, events: Iterable[Event]) -> bytes:
     """The events as one VCALENDAR (UTF-8 bytes, CRLF line ends, lines folded)."""
     events = list(events)
     related = cal.events.related(events)
+    calendar = cal.backend.calendar_identity()
     document = icalendar.Calendar()
     document.add("PRODID", PRODID)
     document.add("VERSION", "2.0")
@@ -57,7 +59,7 @@ def write_events(cal: Calendar, events: Iterable[Event]) -> bytes:
     for timezone in _timezones(events):
         document.add_component(timezone)
     for event in events:
-        document.add_component(_vevent(event, related))
+        document.add_component(_vevent(event, related, own_uid(event.id, calendar)))
     return bytes(document.to_ical())
 
 
@@ -82,9 +84,9 @@ def _timezone(name: str, first_year: int, last_year: int) -> icalendar.Timezone:
     )
 
 
-def _vevent(event: Event, related: Related) -> icalendar.Event:
+def _vevent(event: Event, related: Related, uid: str) -> icalendar.Event:
     vevent = icalendar.Event()
-    vevent.add("UID", event_uid(event.id))
+    vevent.add("UID", uid)
     vevent.add("DTSTAMP", event.modified_utc.astimezone(UTC))
     if event.all_day:
         first, last = event.start_date.date(), event.end_date.date()

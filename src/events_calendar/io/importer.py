@@ -246,9 +246,12 @@ def _write(cal: Calendar, rows: list[_Row], *, partial: bool, progress: Progress
     if refused and not partial:
         raise _Abort
     by_kind: dict[Kind, dict[str, int]] = {}
+    calendar = cal.backend.calendar_identity()
     for row in rows:
         out = row.outcome
-        if row.key and out and out.record_id and out.outcome != "refused" and is_stored(row.key):
+        if not (row.key and out and out.record_id and out.outcome != "refused"):
+            continue
+        if is_stored(row.key, out.record_id, calendar):
             by_kind.setdefault(row.source.kind, {})[row.key] = out.record_id
     for kind, keys in by_kind.items():
         cal.backend.set_import_keys(kind, keys)

@@ -2,9 +2,11 @@
 
 A key is text whose prefix says how it is found:
 
-- ``uid:<UID>``: an iCalendar UID. The UIDs this library writes for its own events
-  (``event-<id>@events-calendar``, see ``own_uid``) name the event directly, so a calendar's
-  own export imports back as unchanged; any other UID is looked up among stored import keys.
+- ``uid:<UID>``: an iCalendar UID. The UIDs a calendar writes for its own events
+  (``event-<id>@<calendar identity>.events-calendar``, see ``own_uid``) name the event
+  directly when they carry this calendar's identity, so a calendar's own export imports back
+  as unchanged; any other UID, another calendar's own included, is looked up among stored
+  import keys, so an event of another calendar never lands on a local event of the same id.
 - ``title+start:<title>|<YYYY-MM-DD HH:MM:SS>``: the event with that title (ignoring case)
   starting at that wall-clock time, as the reference's CSV importer matches a row to an
   existing event (``match_existing_post``). Found from the events themselves, never stored.
@@ -28,17 +30,25 @@ from ..records import RECORD_CLASSES, Kind, Record
 from ..statuses import Status
 from ..storage import Backend
 
-__all__ = ["OWN_UID", "find_records", "is_stored", "own_uid", "title_start_key"]
+__all__ = ["OWN_UID", "find_records", "is_stored", "own_event", "own_uid", "title_start_key"]
 
-#: The UID this library gives its own events in iCalendar files.
-OWN_UID = "event-{id}@events-calendar"
-_OWN = re.compile(r"event-([1-9][0-9]{0,17})@events-calendar")
+#: The UID a calendar gives its own events in iCalendar files: the event's id, and the
+#: calendar's identity (``Storage.calendar_identity``), since every calendar numbers from 1.
+OWN_UID = "event-{id}@{calendar}.events-calendar"
+_OWN = re.compile(r"uid:event-([1-9][0-9]{0,17})@([0-9a-f]{16})\.events-calendar")
 _DERIVED = ("title+start:", "name:", "id:", "slug:")
 
 
-def own_uid(record_id: int) -> str:
-    """The UID of one of our events: stable for the event's life, whatever else changes."""
-    return OWN_UID.format(id=record_id)
+def own_uid(record_id: int, calendar: str) -> str:
+    """The UID of an event of the calendar whose identity is ``calendar``: stable for the
+    event's life, whatever else changes."""
+    return OWN_UID.format(id=record_id, calendar=calendar)
+
+
+def own_event(key: str, calendar: str) -> int | None:
+    """The id of the event a ``uid:`` key names when its UID is one ``calendar`` wrote."""
+    own = _OWN.fullmatch(key)
+    return int(own.group(1)) if own and own.group(2) == calendar else None
 
 
 def title_start_key(title: str, start: str) -> str:
@@ -46,12 +56,12 @@ def title_start_key(title: str, start: str) -> str:
     return f"title+start:{title.strip().casefold()}|{start}"
 
 
-def is_stored(key: str) -> bool:
-    """Whether the key is kept in storage (a UID or key column) rather than derived from the
-    record's own fields."""
-    if key.startswith(_DERIVED):
-        return False
-    return not (key.startswith("uid:") and _OWN.fullmatch(key[4:]))
+def is_stored(key: str, record_id: int, calendar: str) -> bool:
+    """Whether the key must be kept in storage (a UID or key column) to find ``record_id``
+    again: not when it is derived from the record's own fields, nor when it is the record's
+    own UID in the calendar whose identity is ``calendar``. One of this calendar's UIDs whose
+    event was deleted is kept for the event that replaced it."""
+    return not key.startswith(_DERIVED) and own_event(key, calendar) != record_id
 
 
 def find_records(backend: Backend, kind: Kind, keys: Collection[str]) -> dict[str, Any]:
@@ -64,11 +74,13 @@ def find_records(backend: Backend, kind: Kind, keys: Collection[str]) -> dict[st
     titles: dict[str, list[str]] = {}
     names: dict[str, list[str]] = {}
     slugs: list[str] = []
+    calendar = backend.calendar_identity() if kind == "event" else ""
     for key in keys:
         prefix, _, rest = key.partition(":")
-        own = _OWN.fullmatch(rest) if prefix == "uid" else None
-        if own and kind == "event":
-            candidates[key] = [int(own.group(1))]
+        own = own_event(key, calendar) if calendar else None
+        if own is not None:
+            candidates[key] = [own]
+            stored.append(key)  # its event deleted, the key may name the one that replaced it
         elif prefix == "title+start":
             title = rest.rpartition("|")[0]
             titles.setdefault(title, []).append(key)
@@ -81,7 +93,7 @@ def find_records(backend: Backend, kind: Kind, keys: Collection[str]) -> dict[st
         else:
             stored.append(key)
     for key, record_id in backend.find_import_keys(kind, stored).items():
-        candidates[key] = [record_id]
+        candidates.setdefault(key, []).append(record_id)
     for key in slugs:
         by_slug = backend.find_slug(kind, key[5:])
         if by_slug is not None:

@@ -1,5 +1,6 @@
 """Import keys: what an imported record was called in its file, kept so that importing the
-same file again finds the record instead of adding a copy. Runs on the storage protocol."""
+same file again finds the record instead of adding a copy; and the calendar's identity, which
+tells its own iCalendar UIDs from another calendar's. Runs on the storage protocol."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from events_calendar.errors import Conflict
-from events_calendar.storage import Backend
+from events_calendar.storage import CALENDAR_IDENTITY, Backend
 
 from .base import ContractBase
 
@@ -16,7 +17,8 @@ __all__ = ["ImportKeysContract"]
 
 
 class ImportKeysContract(ContractBase):
-    """``find_import_keys``, ``set_import_keys`` and ``import_keys`` of a backend."""
+    """``find_import_keys``, ``set_import_keys`` and ``import_keys`` of a backend, and
+    ``calendar_identity`` and ``set_calendar_identity``."""
 
     @pytest.fixture
     def keys_store(self) -> Iterator[Backend]:
@@ -57,3 +59,27 @@ class ImportKeysContract(ContractBase):
         keys = {f"uid:{n}": n for n in range(1, 3001)}
         keys_store.set_import_keys("event", keys)
         assert keys == keys_store.find_import_keys("event", [*keys, "uid:none"])
+
+    def test_a_calendar_has_one_identity_of_16_hex_digits(self, keys_store: Backend) -> None:
+        """Made with the storage, the same at every call."""
+        identity = keys_store.calendar_identity()
+        assert (True, identity) == (
+            bool(CALENDAR_IDENTITY.fullmatch(identity)),
+            keys_store.calendar_identity(),
+        )
+
+    def test_a_taken_identity_rolls_back_with_its_transaction(self, keys_store: Backend) -> None:
+        """``set_calendar_identity`` is kept when its transaction commits, undone when not."""
+        own = keys_store.calendar_identity()
+
+        def failing() -> None:
+            with keys_store.transaction():
+                keys_store.set_calendar_identity("0123456789abcdef")
+                raise Conflict("undo the identity")
+
+        with pytest.raises(Conflict, match="undo the identity"):
+            failing()
+        after_rollback = keys_store.calendar_identity()
+        keys_store.set_calendar_identity("fedcba9876543210")
+        assert (own, "fedcba9876543210") == (after_rollback, keys_store.calendar_identity())
+        keys_store.set_calendar_identity(own)  # a shared test database keeps its own

@@ -650,3 +650,11 @@ class SQLStore:
     def import_keys(self, kind: Kind) -> dict[str, int]:
         rows = self._run("SELECT key, record_id FROM import_keys WHERE kind = ?", [kind]).rows
         return {key: int(record_id) for key, record_id in rows}
+
+    # -- the calendar's identity -----------------------------------------------------------
+    def calendar_identity(self) -> str:
+        return str(self._run("SELECT identity FROM calendar_identity").rows[0][0])
+
+    def set_calendar_identity(self, identity: str) -> None:
+        with self.engine.transaction():
+            self._run("UPDATE calendar_identity SET identity = ?", [identity])
