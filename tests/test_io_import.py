@@ -262,6 +262,28 @@ def test_our_uid_of_a_deleted_event_finds_the_event_it_created(cal: ec.Calendar)
     )
 
 
+def test_a_row_without_a_zone_is_compared_in_its_events_zone(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """A matched row that names no time zone is read in its event's (Tokyo here), not the
+    calendar's, as an update would read it: the same wall clock is unchanged, another
+    moves the event in its own zone."""
+    text = "Ref,Event Name,Event Start Date,Event Start Time,Event End Time"
+    zoned = _file(tmp_path, f"{text},Event Timezone\nA,Gala,2031-05-01,19:00,19:00,Asia/Tokyo\n")
+    same = _file(tmp_path, f"{text}\nA,Gala,2031-05-01,19:00,19:00\n", "same.csv")
+    later = _file(tmp_path, f"{text}\nA,Gala,2031-05-01,20:00,20:00\n", "later.csv")
+    created = cal.import_file(zoned, key="Ref")
+    kept = cal.import_file(same, key="Ref", on_conflict="update")
+    moved = cal.import_file(later, key="Ref", on_conflict="update")
+    event = cal.events.get(created.ids[0])
+    assert (["unchanged"], ["updated"], "Asia/Tokyo", "2031-05-01 20:00:00") == (
+        [row.outcome for row in kept.rows],
+        [row.outcome for row in moved.rows],
+        event.timezone,
+        event.start_date.strftime("%Y-%m-%d %H:%M:%S"),
+    )
+
+
 def test_a_key_column_follows_a_renamed_event(cal: ec.Calendar, tmp_path: Path) -> None:
     """With key="Ref", a row whose title changed updates its event instead of adding one."""
     text = "Ref,Event Name,Event Start Date\nA-1,Gala,2031-05-01\n"

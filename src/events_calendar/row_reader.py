@@ -57,17 +57,22 @@ class RowReader:
         self._tried: dict[str, int] = dict.fromkeys(self._fields, 0)  # values looked up
         self._zones: dict[str, tzinfo] = {}
 
-    def read(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        """``read_input(cls, data, lookup, creating=...)``, the same answer or error."""
-        batch = self.read_batch([data])
+    def read(self, data: Mapping[str, Any], zone: tzinfo | None = None) -> dict[str, Any]:
+        """``read_input(cls, data, lookup, creating=..., zone=zone)``, the same answer or
+        error."""
+        batch = self.read_batch([data], None if zone is None else [zone])
         if batch is None:
-            return read_input(self._cls, data, self._lookup, creating=self._creating)
+            return read_input(self._cls, data, self._lookup, creating=self._creating, zone=zone)
         return batch[0]
 
-    def read_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]] | None:
-        """Every row as ``read`` reads it, or ``None`` when any row is not for the shortcut
-        (then read them one by one with ``read``)."""
+    def read_batch(
+        self, rows: Sequence[Mapping[str, Any]], zones: Sequence[tzinfo] | None = None
+    ) -> list[dict[str, Any]] | None:
+        """Every row as ``read`` reads it (with its zone of ``zones``, the zone its dates are
+        read in when it names none: an updated record's own), or ``None`` when any row is not
+        for the shortcut (then read them one by one with ``read``)."""
         datas = [plain_fields(row) for row in rows]  # numpy, NaN ... as read_input reads them
+        given = [self._lookup.zone] * len(datas) if zones is None else list(zones)
         groups: dict[tuple[str, ...], list[int]] = {}
         for number, data in enumerate(datas):
             groups.setdefault(tuple(data), []).append(number)
@@ -75,20 +80,23 @@ class RowReader:
         try:
             for names, members in groups.items():
                 group = [datas[number] for number in members]
-                for number, clean in zip(members, self._group(names, group), strict=True):
+                own = [given[number] for number in members]
+                for number, clean in zip(members, self._group(names, group, own), strict=True):
                     read[number] = clean
         except (_Slow, _Invalid, InvalidParameter):
             return None
         return read
 
-    def _group(self, names: tuple[str, ...], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Rows that send exactly ``names``, read a column at a time."""
+    def _group(
+        self, names: tuple[str, ...], rows: list[dict[str, Any]], zones: list[tzinfo]
+    ) -> list[dict[str, Any]]:
+        """Rows that send exactly ``names``, in these zones unless they name one, read a
+        column at a time."""
         if names not in self._shapes:
             self._shapes[names] = self._shape(names)
         shape = self._shapes[names]
         if shape is None:
             raise _Slow
-        zones: list[tzinfo] = [self._lookup.zone] * len(rows)
         columns: list[list[Any]] = []
         for name, kind, required in shape:
             column = [row[name] for row in rows]
@@ -178,13 +186,23 @@ _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 def _memo_key(value: object) -> Hashable | None:
-    """What identifies ``value`` for a reader, or ``None`` when it cannot be remembered."""
+    """What identifies ``value`` for a reader, or ``None`` when it cannot be remembered: a
+    plain value, or a list, tuple or object (a venue given inline, ``{"venue": "Hall"}``)
+    of them; objects may sit in a list (``[{"organizer": "Jane"}]``)."""
     kind = type(value)
     if kind in _PLAIN:
         return (kind, value)
+    if kind is dict:
+        pairs = cast("dict[object, object]", value).items()
+        if all(type(k) is str and type(v) in _PLAIN for k, v in pairs):
+            return (kind, tuple(sorted((k, type(v), v) for k, v in pairs)))
+        return None
     if kind is list or kind is tuple:
-        items = tuple(cast("list[object] | tuple[object, ...]", value))
-        types = tuple(map(type, items))
-        if _PLAIN.issuperset(types):
-            return (kind, types, items)
+        keys: list[Hashable] = []
+        for item in cast("list[object] | tuple[object, ...]", value):
+            key = _memo_key(item) if type(item) in _PLAIN or type(item) is dict else None
+            if key is None:
+                return None
+            keys.append(key)
+        return (kind, tuple(keys))
     return None

@@ -30,7 +30,8 @@ import attrs
 from ..errors import CalendarError, InvalidParameter, MissingParameter
 from ..posts import PostCollection
 from ..progress import ProgressArg, tracking
-from ..records import RECORD_CLASSES, Event, Kind, Organizer, Venue, input_fields
+from ..records import RECORD_CLASSES, Event, Kind, Organizer, Record, Venue, input_fields
+from ..row_reader import RowReader
 from ..statuses import Status
 from ..validation import read_input
 from .compare import DATE_FIELDS, Comparer
@@ -48,6 +49,8 @@ OnConflict = Literal["skip", "update"]
 DefaultKey = Callable[[SourceRow], "str | None"]
 #: Kinds in the order they are written: what events link to first.
 _ORDER: tuple[ImportKind, ...] = ("venue", "organizer", "event")
+#: Matched rows read and compared at a time.
+_READ_BATCH = 1000
 
 
 class _Abort(Exception):
@@ -172,9 +175,7 @@ def _match(cal: Calendar, kind: Kind, rows: list[_Row], on_conflict: OnConflict)
     """Find each row's record; decide skip, unchanged or the changes an update makes."""
     keys = {row.key for row in rows if row.key is not None}
     found = find_records(cal.backend, kind, keys) if keys else {}
-    cls = RECORD_CLASSES[kind]
-    lookup = cal._context.remembering()
-    comparer = Comparer(cal)
+    matched: list[tuple[_Row, Record]] = []
     for row in rows:
         record = found.get(row.key) if row.key is not None else None
         if record is None:
@@ -182,10 +183,26 @@ def _match(cal: Calendar, kind: Kind, rows: list[_Row], on_conflict: OnConflict)
         row.match = record.id
         if on_conflict == "skip":
             row.done("unchanged", row.match)
-            continue
-        zone = cal.events._zone_of(record) if isinstance(record, Event) else None
+        else:
+            matched.append((row, record))
+    reader = RowReader(RECORD_CLASSES[kind], cal._context.remembering(), creating=False)
+    comparer = Comparer(cal)
+    for at in range(0, len(matched), _READ_BATCH):
+        _compare(cal, reader, comparer, matched[at : at + _READ_BATCH])
+
+
+def _compare(
+    cal: Calendar, reader: RowReader, comparer: Comparer, matched: list[tuple[_Row, Record]]
+) -> None:
+    """The changes each matched row makes to its record (none: unchanged). The rows are read
+    as updates, dates in their record's zone unless they name one: a batch at a time, a
+    column at a time (``RowReader``), or row by row when the batch has a row the shortcut
+    refuses, so that each bad row gets its own error."""
+    zones = [cal.events._zone_of(r) if isinstance(r, Event) else cal.zone for _, r in matched]
+    batch = reader.read_batch([row.fields for row, _ in matched], zones)
+    for at, (row, record) in enumerate(matched):
         try:
-            clean = read_input(cls, row.fields, lookup, creating=False, zone=zone)
+            clean = batch[at] if batch is not None else reader.read(row.fields, zones[at])
             changed = comparer.changed_fields(record, clean)
         except CalendarError as error:
             row.refuse(reason(error))
