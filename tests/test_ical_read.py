@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from events_calendar import connect
 from events_calendar.dates import resolve_zone
+from events_calendar.io import ical_read
 from events_calendar.io.ical import MAX_OCCURRENCES, count_vevents, read_rows
 from events_calendar.io.rows import SourceRow, UnreadableFile
 
@@ -170,6 +173,43 @@ def test_a_recurrence_id_override_replaces_its_occurrence() -> None:
         )
         == moved
     )
+
+
+class _CountedComponents(list[Any]):
+    """A calendar's subcomponents that count how often they are walked."""
+
+    walks = 0
+
+    def __iter__(self) -> Iterator[Any]:
+        type(self).walks += 1
+        return super().__iter__()
+
+
+def test_many_series_are_read_in_one_walk_of_the_calendar(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each series is expanded from its own components, found in one walk of the calendar:
+    looking them up by walking every component per series made a file of many series
+    quadratic (8,000 weekly series took 67 s instead of 4)."""
+    series = "".join(
+        f"BEGIN:VEVENT\r\nUID:s{n}@example.org\r\nSUMMARY:Series {n}\r\n"
+        "DTSTART:20310105T180000Z\r\nRRULE:FREQ=WEEKLY;COUNT=2\r\nEND:VEVENT\r\n"
+        for n in range(30)
+    )
+    data = f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\n{series}END:VCALENDAR\r\n".encode()
+    parse = ical_read._calendars
+
+    def counted(data: bytes, where: str) -> list[Any]:
+        calendars = parse(data, where)
+        for calendar in calendars:
+            calendar.subcomponents = _CountedComponents(calendar.subcomponents)
+        return calendars
+
+    monkeypatch.setattr(ical_read, "_calendars", counted)
+    monkeypatch.setattr(_CountedComponents, "walks", 0)
+    found = list(read_rows(data, where="series.ics", window=WINDOW))
+    assert (60, "uid:s29@example.org#20310112T180000Z") == (len(found), found[-1].key)
+    assert _CountedComponents.walks <= 3
 
 
 def test_a_cancelled_occurrence_becomes_a_draft() -> None:

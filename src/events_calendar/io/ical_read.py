@@ -146,7 +146,15 @@ class _Reader:
 
     def rows(self, window: _Window) -> Iterator[SourceRow]:
         events = self.calendar.events
-        series = {_uid(e) for e in events if _is_series(e)}
+        series: dict[str, list[icalendar.Component]] = {
+            _uid(e): [] for e in events if _is_series(e)
+        }
+        zones: list[icalendar.Component] = []
+        for component in self.calendar.subcomponents:  # once: a series reads only its own
+            if component.name == "VTIMEZONE":
+                zones.append(component)
+            elif _uid(component) in series:
+                series[_uid(component)].append(component)
         done: set[str] = set()
         for number, event in enumerate(events, 1):
             uid = _uid(event)
@@ -157,7 +165,7 @@ class _Reader:
                 yield self._row(event, uid, suffix)
             elif uid not in done:
                 done.add(uid)
-                yield from self._occurrences(uid, window)
+                yield from self._occurrences(uid, [*zones, *series[uid]], window)
 
     def _row(self, event: icalendar.Event, uid: str, suffix: str | None) -> SourceRow:
         where = f"UID {uid}" + (f" {suffix}" if suffix else "")
@@ -168,12 +176,14 @@ class _Reader:
             return SourceRow(where, "event", key=key, refused=str(why))
         return SourceRow(where, "event", fields, key=key)
 
-    def _occurrences(self, uid: str, window: _Window) -> Iterator[SourceRow]:
-        """The occurrences of one series inside the window, overrides applied, in order."""
+    def _occurrences(
+        self, uid: str, components: list[icalendar.Component], window: _Window
+    ) -> Iterator[SourceRow]:
+        """The occurrences of one series inside the window, overrides applied, in order:
+        ``components`` are the calendar's VTIMEZONEs and the components of that UID."""
         subset = icalendar.Calendar()
-        for component in self.calendar.subcomponents:
-            if component.name == "VTIMEZONE" or _uid(component) == uid:
-                subset.add_component(component)
+        for component in components:
+            subset.add_component(component)
         refused: str | None = None
         found: list[Any] = []
         try:
