@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import gc
+import io
+import weakref
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import attrs
 import icalendar
 import pytest
 from hypothesis import given
@@ -12,7 +17,7 @@ from hypothesis import strategies as st
 
 from events_calendar import Calendar, connect
 from events_calendar.dates import FixedClock
-from events_calendar.io.ical import event_uid, read_rows, write_events
+from events_calendar.io.ical import event_uid, read_rows, write_calendar, write_events
 from events_calendar.records import Event
 
 NOW = datetime(2030, 12, 1, 9, 30, tzinfo=UTC)
@@ -206,6 +211,60 @@ def test_uids_name_the_event_and_its_calendar() -> None:
         cal.backend.calendar_identity(),
     )
     assert event_uid(cal, 12) != event_uid(other, 12)
+
+
+def _spread(cal: Calendar) -> list[Event]:
+    """Events in three zones, all-day and UTC ones among them, over several years."""
+    return [
+        gala(cal),
+        gala(cal, title="Fair", all_day=True, organizer={"organizer": "X"}),
+        gala(
+            cal,
+            title="Talk",
+            timezone="America/New_York",
+            start_date="2033-02-01 18:00",
+            end_date="2033-02-01 19:00",
+        ),
+        gala(cal, title="Call", timezone="UTC", end_date="2031-06-15 01:00"),
+        gala(cal, title="Late", start_date="2034-12-31 20:00", end_date="2034-12-31 23:00"),
+    ]
+
+
+@pytest.mark.parametrize("sizes", [[], [5], [2, 2, 1], [1, 1, 1, 1, 1]])
+def test_a_streamed_calendar_is_the_bytes_of_write_events(sizes: list[int]) -> None:
+    """``write_calendar`` of the events in any batches writes what ``write_events`` of all
+    of them returns: the same header, the zones of every batch first, then the events."""
+    cal = calendar()
+    events = _spread(cal)[: sum(sizes)]
+    batches, at = [], 0
+    for size in sizes:
+        batches.append(events[at : at + size])
+        at += size
+    out = io.BytesIO()
+    written = write_calendar(cal, iter(batches), out)
+    assert (len(events), write_events(cal, events)) == (written, out.getvalue())
+
+
+def test_a_streamed_calendar_holds_a_batch_at_a_time() -> None:
+    """Events of a batch are let go once the next one is read: an export's memory is
+    bounded by a batch, not by the calendar (the VEVENTs wait in a spool, not as events)."""
+    cal = calendar()
+    made = _spread(cal)
+    alive: list[list[weakref.ref[Event]]] = []
+    let_go: list[bool] = []
+
+    def batches() -> Iterator[list[Event]]:
+        for event in made:
+            if len(alive) >= 2:  # the batch before the one being written
+                gc.collect()
+                let_go.append(all(ref() is None for ref in alive[-2]))
+            fresh = attrs.evolve(event)  # a copy only this batch holds
+            alive.append([weakref.ref(fresh)])
+            yield [fresh]
+
+    out = io.BytesIO()
+    write_calendar(cal, batches(), out)
+    assert ([True] * 3, out.getvalue()) == (let_go, write_events(cal, made))
 
 
 def test_an_export_reads_back_with_its_uid_as_key() -> None:

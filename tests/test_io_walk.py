@@ -98,9 +98,12 @@ def test_a_walk_with_a_bar_counts_to_its_total(cal: ec.Calendar) -> None:
     assert (5, 5) == seen[-1]
 
 
-def test_an_export_with_a_bad_filter_writes_no_file(cal: ec.Calendar, tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["out.csv", "out.ics"])
+def test_an_export_with_a_bad_filter_writes_no_file(
+    cal: ec.Calendar, tmp_path: Path, name: str
+) -> None:
     """The filters are read before the file is opened: a refused export leaves nothing."""
-    target = tmp_path / "out.csv"
+    target = tmp_path / name
     with pytest.raises(InvalidParameter) as refused:
         cal.export_file(target, start_date="not a date")
     assert ("start_date", False) == (next(iter(refused.value.fields)), target.exists())

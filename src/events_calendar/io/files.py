@@ -16,7 +16,6 @@ import attrs
 
 from ..errors import CalendarError, InvalidParameter
 from ..progress import ProgressArg
-from ..records import Event
 from ..transfer import restore
 from .backup import BackupSnapshot, backup_rows, read_backup, write_backup
 from .csv_read import MAX_LINE, default_key, read_csv
@@ -181,8 +180,6 @@ def export_file(
     if fmt == "csv":
         with open(path, "w", encoding="utf-8", newline="") as text:
             return write_csv(cal, batches, text)
-    ical = _ical()
-    events: list[Event] = [event for batch in batches for event in batch]
-    data: bytes = ical.write_events(cal, events)
-    Path(path).write_bytes(data)
-    return len(events)
+    with open(path, "wb") as binary:
+        written: int = _ical().write_calendar(cal, batches, binary)
+    return written

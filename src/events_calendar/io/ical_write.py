@@ -18,11 +18,14 @@ escaped here (``_escaped``).
 from __future__ import annotations
 
 import html
+import io
 import re
+import shutil
+import tempfile
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 import icalendar
 
@@ -35,9 +38,12 @@ if TYPE_CHECKING:
     from ..calendar import Calendar
     from ..events import Related
 
-__all__ = ["PRODID", "event_uid", "write_events"]
+__all__ = ["PRODID", "SPOOL_BYTES", "event_uid", "write_calendar", "write_events"]
 
 PRODID = "-//events-calendar//events-calendar//EN"
+#: Bytes of VEVENTs ``write_calendar`` holds in memory before it spools them to disk.
+SPOOL_BYTES = 8 * 1024 * 1024
+_END = b"END:VCALENDAR\r\n"
 
 
 def event_uid(cal: Calendar, event_id: int) -> str:
@@ -48,29 +54,69 @@ def event_uid(cal: Calendar, event_id: int) -> str:
 
 def write_events(cal: Calendar, events: Iterable[Event]) -> bytes:
     """The events as one VCALENDAR (UTF-8 bytes, CRLF line ends, lines folded)."""
-    events = list(events)
-    related = cal.events.related(events)
+    out = io.BytesIO()
+    write_calendar(cal, [list(events)], out)
+    return out.getvalue()
+
+
+def write_calendar(cal: Calendar, batches: Iterable[list[Event]], out: BinaryIO) -> int:
+    """``write_events`` of every batch, written to ``out`` in memory bounded by a batch;
+    returns the number of events written.
+
+    The VTIMEZONEs come before the events (some applications read zones before the events
+    that use them) but depend on every event, so the VEVENTs are written as they come to a
+    spool (memory up to ``SPOOL_BYTES``, a temporary file beyond) and copied after the
+    header and zones. Nothing reaches ``out`` until every event was read: a failed read
+    writes nothing.
+    """
     calendar = cal.backend.calendar_identity()
-    document = icalendar.Calendar()
-    document.add("PRODID", PRODID)
-    document.add("VERSION", "2.0")
-    document.add("CALSCALE", "GREGORIAN")
-    document.add("METHOD", "PUBLISH")
-    for timezone in _timezones(events):
-        document.add_component(timezone)
-    for event in events:
-        document.add_component(_vevent(event, related, own_uid(event.id, calendar)))
-    return bytes(document.to_ical())
+    span = _ZoneSpan()
+    count = 0
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as body:
+        for batch in batches:
+            related = cal.events.related(batch)
+            for event in batch:
+                body.write(_vevent(event, related, own_uid(event.id, calendar)).to_ical())
+                span.add(event)
+            count += len(batch)
+        document = icalendar.Calendar()
+        document.add("PRODID", PRODID)
+        document.add("VERSION", "2.0")
+        document.add("CALSCALE", "GREGORIAN")
+        document.add("METHOD", "PUBLISH")
+        for timezone in span.timezones():
+            document.add_component(timezone)
+        head = bytes(document.to_ical())
+        out.write(head.removesuffix(_END))
+        body.seek(0)
+        shutil.copyfileobj(body, out)
+        out.write(_END)
+    return count
 
 
-def _timezones(events: list[Event]) -> list[icalendar.Timezone]:
-    """One VTIMEZONE per zone a timed event uses (UTC needs none), covering the events' years."""
-    zones = sorted({e.timezone for e in events if not e.all_day and e.timezone != "UTC"})
-    if not zones:
-        return []
-    first = min(e.utc_start_date for e in events).year - 1
-    last = max(e.utc_end_date for e in events).year + 2
-    return [_timezone(name, first, last) for name in zones]
+class _ZoneSpan:
+    """The zones timed events use (UTC needs none) and the years the events span."""
+
+    def __init__(self) -> None:
+        self.zones: set[str] = set()
+        self.first: datetime | None = None
+        self.last: datetime | None = None
+
+    def add(self, event: Event) -> None:
+        if not event.all_day and event.timezone != "UTC":
+            self.zones.add(event.timezone)
+        if self.first is None or event.utc_start_date < self.first:
+            self.first = event.utc_start_date
+        if self.last is None or event.utc_end_date > self.last:
+            self.last = event.utc_end_date
+
+    def timezones(self) -> list[icalendar.Timezone]:
+        """One VTIMEZONE per zone, covering the year before the first event to two after
+        the last."""
+        if not self.zones or self.first is None or self.last is None:
+            return []
+        first, last = self.first.year - 1, self.last.year + 2
+        return [_timezone(name, first, last) for name in sorted(self.zones)]
 
 
 @lru_cache(maxsize=128)
