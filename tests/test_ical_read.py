@@ -12,7 +12,7 @@ import pytest
 
 from events_calendar import connect
 from events_calendar.dates import resolve_zone
-from events_calendar.io import ical_read
+from events_calendar.io import ical_chunks, ical_read
 from events_calendar.io.ical import MAX_OCCURRENCES, count_vevents, read_rows
 from events_calendar.io.rows import SourceRow, UnreadableFile
 
@@ -197,15 +197,15 @@ def test_many_series_are_read_in_one_walk_of_the_calendar(
         for n in range(30)
     )
     data = f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\n{series}END:VCALENDAR\r\n".encode()
-    parse = ical_read._calendars
+    parse = ical_read._parse
 
-    def counted(data: bytes, where: str) -> list[Any]:
-        calendars = parse(data, where)
+    def counted(text: str, where: str) -> list[Any]:
+        calendars = parse(text, where)
         for calendar in calendars:
             calendar.subcomponents = _CountedComponents(calendar.subcomponents)
         return calendars
 
-    monkeypatch.setattr(ical_read, "_calendars", counted)
+    monkeypatch.setattr(ical_read, "_parse", counted)
     monkeypatch.setattr(_CountedComponents, "walks", 0)
     found = list(read_rows(data, where="series.ics", window=WINDOW))
     assert (60, "uid:s29@example.org#20310112T180000Z") == (len(found), found[-1].key)
@@ -445,4 +445,95 @@ def test_a_zone_known_only_from_its_vtimezone_is_shown_in_the_given_zone() -> No
     assert (datetime(2031, 7, 1, 10, tzinfo=PARIS), "Europe/Paris") == (
         fields["start_date"],
         fields["timezone"],
+    )
+
+
+# --- reading a file a chunk at a time ---------------------------------------------------------
+
+READABLE = ["allday.ics", "duration.ics", "floating.ics", "google.ics", "outlook.ics",
+            "recurring.ics", "refused.ics", "no_events.ics"]  # fmt: skip
+
+
+def _whole(data: bytes, where: str, monkeypatch: pytest.MonkeyPatch) -> list[SourceRow]:
+    """The rows of a file parsed whole, as before chunks (and as odd files still are)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(ical_read, "chunks", lambda text: None)
+        return list(read_rows(data, where=where, window=WINDOW))
+
+
+@pytest.mark.parametrize("name", READABLE)
+@pytest.mark.parametrize("size", [1, 2])
+def test_a_file_read_in_chunks_gives_the_rows_of_the_whole_file(
+    monkeypatch: pytest.MonkeyPatch, name: str, size: int
+) -> None:
+    """Chunks of one or two VEVENTs (each with the file's zones and properties) give every
+    fixture's rows, refusals and numbering as one parse of the whole file gives them."""
+    data = (DATA / name).read_bytes()
+    whole = _whole(data, name, monkeypatch)
+    monkeypatch.setattr(ical_chunks, "CHUNK_EVENTS", size)
+    assert whole == list(read_rows(data, where=name, window=WINDOW))
+
+
+def _calendar(*events: str, head: str = "") -> bytes:
+    body = "".join(f"BEGIN:VEVENT\r\n{e}END:VEVENT\r\n" for e in events)
+    return f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\n{head}{body}END:VCALENDAR\r\n".encode()
+
+
+def test_a_chunk_holds_a_series_with_its_late_override(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks end only where every UID so far is complete: an override at the end of the
+    file keeps its series, and the events between, in one chunk; the others are cut."""
+    parsed: list[int] = []
+    parse = ical_read._parse
+
+    def counting(text: str, where: str) -> list[Any]:
+        parsed.append(text.count("BEGIN:VEVENT"))
+        return parse(text, where)
+
+    data = _calendar(
+        "UID:first@x\r\nSUMMARY:First\r\nDTSTART:20310105T180000Z\r\n",
+        "UID:choir@x\r\nSUMMARY:Choir\r\nDTSTART:20310106T180000Z\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\n",
+        "UID:between@x\r\nSUMMARY:Between\r\nDTSTART:20310107T180000Z\r\n",
+        "UID:choir@x\r\nRECURRENCE-ID:20310113T180000Z\r\nSUMMARY:Moved\r\n"
+        "DTSTART:20310114T180000Z\r\n",
+        "UID:last@x\r\nSUMMARY:Last\r\nDTSTART:20310125T180000Z\r\n",
+    )
+    whole = _whole(data, "late.ics", monkeypatch)
+    monkeypatch.setattr(ical_chunks, "CHUNK_EVENTS", 1)
+    monkeypatch.setattr(ical_read, "_parse", counting)
+    found = list(read_rows(data, where="late.ics", window=WINDOW))
+    titles = [row.fields["title"] for row in found]
+    assert ([1, 3, 1], whole) == (parsed, found)
+    assert ["First", "Choir", "Moved", "Choir", "Between", "Last"] == titles
+
+
+def test_vevents_without_uid_keep_their_numbers_across_chunks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refusal names a VEVENT by its number in the calendar, whatever chunk it is in."""
+    data = _calendar(
+        "UID:a@x\r\nSUMMARY:A\r\nDTSTART:20310105T180000Z\r\n",
+        "SUMMARY:No uid\r\nDTSTART:20310106T180000Z\r\n",
+        "SUMMARY:No uid either\r\nDTSTART:20310107T180000Z\r\n",
+    )
+    monkeypatch.setattr(ical_chunks, "CHUNK_EVENTS", 1)
+    found = list(read_rows(data, where="x.ics", window=WINDOW))
+    assert ["UID a@x", "VEVENT 2", "VEVENT 3"] == [row.where for row in found]
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "BEGIN:VTODO\r\nUID:t@x\r\nSUMMARY:A task\r\nEND:VTODO\r\n",
+        "BEGIN;X-A=1:VJOURNAL\r\nEND:VJOURNAL\r\n",
+    ],
+    ids=["another-component", "begin-with-parameters"],
+)
+def test_a_file_chunks_cannot_read_is_parsed_whole(head: str) -> None:
+    """Components other than VEVENT and VTIMEZONE, or BEGIN lines with parameters: the file
+    is not cut but parsed whole, and its events still come out."""
+    data = _calendar("UID:a@x\r\nSUMMARY:A\r\nDTSTART:20310105T180000Z\r\n", head=head)
+    text = data.decode()
+    assert (None, ["A"]) == (
+        ical_chunks.chunks(text),
+        [row.fields["title"] for row in read_rows(data, where="x.ics", window=WINDOW)],
     )

@@ -29,7 +29,7 @@ import functools
 import warnings
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 from urllib.parse import unquote
 from zoneinfo import ZoneInfo
@@ -42,6 +42,7 @@ from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 from ..dates import SystemClock, default_window, resolve_zone, zone_name
 from ..errors import InvalidParameter
 from ..web_addresses import read_web_url
+from .ical_chunks import chunks
 from .rows import SourceRow, UnreadableFile
 
 __all__ = ["MAX_OCCURRENCES", "TIMEZONE_PROPERTY", "count_vevents", "read_rows"]
@@ -61,7 +62,7 @@ class _Refused(Exception):
 
 def count_vevents(data: bytes, *, where: str) -> int:
     """How many VEVENT components the file holds (recurring series count once)."""
-    return sum(len(c.walk("VEVENT")) for c in _calendars(data, where))
+    return sum(len(c.walk("VEVENT")) for c in _parse(_decoded(data, where), where))
 
 
 def read_rows(
@@ -76,18 +77,28 @@ def read_rows(
     ``where`` names the file in errors; ``window`` bounds the expansion of recurring events
     (default: ``dates.default_window`` at the system clock, yesterday to 24 months ahead, in
     ``zone`` or UTC); ``zone`` reads floating times when the file names no zone. Raises
-    ``UnreadableFile`` when ``data`` is not an iCalendar file at all.
+    ``UnreadableFile`` when ``data`` is not an iCalendar file at all. The file is parsed a
+    few thousand events at a time (``ical_chunks``), the first of them now, so a parse
+    error further on is raised while the rows are read.
     """
-    calendars = _calendars(data, where)  # raises now, not at the first row
+    text = _decoded(data, where)  # raises now, not at the first row
     bounds = window or default_window(SystemClock().now(), zone or UTC)
-    return (row for calendar in calendars for row in _Reader(calendar, zone).rows(bounds))
+    cut = chunks(text)
+    if cut is None:
+        whole = _parse(text, where)
+        return (row for calendar in whole for row in _Reader(calendar, zone).rows(bounds))
+    pending = (chunk for calendar in cut for chunk in calendar)
+    readers = (_Reader(_parse(c.text, where)[0], zone, c.first_number) for c in pending)
+    first = next(readers, None)  # parsed now, like a whole file
+    rest = (row for reader in readers for row in reader.rows(bounds))
+    return chain(first.rows(bounds) if first is not None else (), rest)
 
 
 # --- the file ------------------------------------------------------------------------------
 
 
-def _calendars(data: bytes, where: str) -> list[icalendar.Calendar]:
-    """The VCALENDARs of a file, or ``UnreadableFile`` saying in one sentence what is wrong."""
+def _decoded(data: bytes, where: str) -> str:
+    """The file as text, or ``UnreadableFile`` when it cannot be an iCalendar file."""
     if b"\x00" in data[:65536]:
         raise UnreadableFile(where, "this is a binary file, not an iCalendar (.ics) file")
     try:
@@ -107,6 +118,11 @@ def _calendars(data: bytes, where: str) -> list[icalendar.Calendar]:
         raise UnreadableFile(
             where, "the iCalendar file is truncated: it does not end with END:VCALENDAR"
         )
+    return text
+
+
+def _parse(text: str, where: str) -> list[icalendar.Calendar]:
+    """The VCALENDARs of a text, or ``UnreadableFile`` saying in one sentence what is wrong."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -134,7 +150,10 @@ def _first_line(error: BaseException) -> str:
 class _Reader:
     """The VEVENTs of one VCALENDAR, read with the zones it declares."""
 
-    def __init__(self, calendar: icalendar.Calendar, zone: tzinfo | None) -> None:
+    def __init__(
+        self, calendar: icalendar.Calendar, zone: tzinfo | None, first_number: int = 1
+    ) -> None:
+        self.first_number = first_number  # of the calendar's first VEVENT, in its file
         declared = _named_zone(calendar.get("X-WR-TIMEZONE"))
         self.floating = declared or zone
         self.fallback = self.floating or UTC
@@ -156,7 +175,7 @@ class _Reader:
             elif _uid(component) in series:
                 series[_uid(component)].append(component)
         done: set[str] = set()
-        for number, event in enumerate(events, 1):
+        for number, event in enumerate(events, self.first_number):
             uid = _uid(event)
             if not uid:
                 yield SourceRow(f"VEVENT {number}", "event", refused="it has no UID")
