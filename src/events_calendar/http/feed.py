@@ -15,13 +15,13 @@ body, so it moves forward whenever the feed changes, removals included. ``If-Non
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from datetime import datetime
 from email.utils import format_datetime
 from itertools import islice
 
 from starlette.responses import Response
 
+from ..caching import Recent
 from ..queries import EventQuery
 from ..records import Event
 from .call import Call
@@ -78,8 +78,7 @@ class _Versions:
 
     def __init__(self, size: int = 4096) -> None:
         self._lock = threading.Lock()
-        self._size = size
-        self._seen: OrderedDict[tuple[str, int | None], tuple[str, datetime]] = OrderedDict()
+        self._seen: Recent[tuple[str, int | None], tuple[str, datetime]] = Recent(size)
 
     def since(self, key: tuple[str, int | None], etag: str, now: datetime) -> datetime:
         """The time the feed at ``key`` took the body ``etag`` (``now`` if it just did)."""
@@ -87,10 +86,7 @@ class _Versions:
             known = self._seen.get(key)
             if known is None or known[0] != etag:
                 known = (etag, now.replace(microsecond=0))
-            self._seen[key] = known
-            self._seen.move_to_end(key)
-            while len(self._seen) > self._size:
-                self._seen.popitem(last=False)
+            self._seen.put(key, known)
             return known[1]
 
 

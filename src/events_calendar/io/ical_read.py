@@ -172,8 +172,8 @@ class _Reader:
         for component in self.calendar.subcomponents:  # once: a series reads only its own
             if component.name == "VTIMEZONE":
                 zones.append(component)
-            elif _uid(component) in series:
-                series[_uid(component)].append(component)
+            elif (uid := _uid(component)) in series:
+                series[uid].append(component)
         done: set[str] = set()
         for number, event in enumerate(events, self.first_number):
             uid = _uid(event)
