@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from events_calendar import Calendar, connect
 from events_calendar.dates import FixedClock
+from events_calendar.io import ical_write
 from events_calendar.io.ical import event_uid, read_rows, write_calendar, write_events
 from events_calendar.records import Event
 
@@ -243,6 +244,16 @@ def test_a_streamed_calendar_is_the_bytes_of_write_events(sizes: list[int]) -> N
     out = io.BytesIO()
     written = write_calendar(cal, iter(batches), out)
     assert (len(events), write_events(cal, events)) == (written, out.getvalue())
+
+
+def test_a_calendar_spooled_to_disk_is_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``SPOOL_BYTES`` the VEVENTs wait in a temporary file: the same bytes come out."""
+    cal = calendar()
+    events = _spread(cal)
+    monkeypatch.setattr(ical_write, "SPOOL_BYTES", 64)
+    out = io.BytesIO()
+    write_calendar(cal, [events[:2], events[2:]], out)
+    assert write_events(cal, events) == out.getvalue()
 
 
 def test_a_streamed_calendar_holds_a_batch_at_a_time() -> None:
