@@ -12,7 +12,7 @@ import events_calendar as ec
 from events_calendar.backends.sql.rows import record_reader
 from events_calendar.backends.sql.schema import link_fields
 from events_calendar.backends.sqlite import SQLiteBackend
-from events_calendar.records import Category, Event, Organizer, Record, Tag, Venue
+from events_calendar.records import Category, Credential, Event, Organizer, Record, Tag, Venue
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 
@@ -80,6 +80,34 @@ def test_generated_readers_build_what_the_storage_converter_builds() -> None:
         paris.website,
         backend.get_many(Tag, [tag.id])[tag.id].count,
     )
+
+
+def test_users_and_credentials_read_as_the_storage_converter_reads_them() -> None:
+    """A sign-in reads a credential and a user through generated readers too: the same
+    records, field types (``Role``, an aware ``created``) and all."""
+    cal = _calendar()
+    cal.users.create("ada", role="editor", display_name="Ada", email="ada@example.org")
+    cal.users.issue_password("ada", label="laptop")
+    cal.users.issue_token("ada")
+    backend = cal.backend
+    assert isinstance(backend, SQLiteBackend)
+    converter = backend._converter
+    users = backend._run("SELECT * FROM users ORDER BY id", []).dicts()
+    credentials = backend._run("SELECT * FROM credentials ORDER BY id", []).dicts()
+    assert len(credentials) == 2
+    for cls, rows in ((ec.User, users), (Credential, credentials)):
+        read = record_reader(cls)
+        for row in rows:
+            assert _typed(converter.structure(dict(row), cls)) == _typed(read(dict(row)))
+    stored = backend.credentials(backend.find_user("ada").id)  # type: ignore[union-attr]
+    assert [(c.kind, c.label, c.created) for c in stored] == [
+        ("password", "laptop", NOW),
+        ("token", "", NOW),
+    ]
+    assert backend.find_user("ada") == ec.User(
+        id=stored[0].user_id, login="ada", role=ec.Role.EDITOR, display_name="Ada",
+        email="ada@example.org",
+    )  # fmt: skip
 
 
 def test_links_keep_the_order_they_were_given_in() -> None:

@@ -24,11 +24,12 @@ import attrs
 
 from ...converters import NOT_STORED
 from ...dates import resolve_zone
-from ...records import Event, Record
+from ...records import Credential, Event, Record, User
 
 __all__ = ["RecordFromRow", "record_reader"]
 
-R = TypeVar("R", bound=Record)
+#: What a reader builds: a calendar record, or a user or credential (read at every sign-in).
+R = TypeVar("R", bound=Record | User | Credential)
 RecordFromRow = Callable[[dict[str, Any]], R]
 
 #: Fields read in the event's own zone (the row holds them with their UTC offset).

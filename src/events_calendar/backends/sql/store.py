@@ -52,6 +52,7 @@ from .window_counts import window_count
 __all__ = ["SQLStore"]
 
 R = TypeVar("R", bound=Record)
+P = TypeVar("P", bound=Record | User | Credential)
 
 #: Journal entries read at most in one catch-up (``changes``).
 _JOURNAL_READ = 4096
@@ -167,7 +168,13 @@ class SQLStore:
             for row in rows:
                 for field, by_event in links.items():
                     row[field] = by_event.get(row["id"], [])
-        reader: RecordFromRow[R] | None = self._readers.get(cls)
+        return self._plain(cls, rows)
+
+    def _plain(self, cls: type[P], rows: list[dict[str, Any]]) -> list[P]:
+        """Records (or users, credentials) from rows of their own table, by the class's
+        generated reader: a sign-in reads two of them, so cattrs' checking would be most of
+        its cost."""
+        reader: RecordFromRow[P] | None = self._readers.get(cls)
         if reader is None:
             reader = self._readers[cls] = record_reader(cls)
         return [reader(row) for row in rows]
@@ -520,7 +527,7 @@ class SQLStore:
 
     def _users(self, where: str, params: Sequence[Any]) -> list[User]:
         rows = self._run(f"SELECT * FROM users WHERE {where} ORDER BY id", params).dicts()
-        return [self._converter.structure(row, User) for row in rows]
+        return self._plain(User, rows)
 
     def get_user(self, user_id: int) -> User | None:
         return next(iter(self._users("id = ?", [user_id])), None)
@@ -540,7 +547,7 @@ class SQLStore:
 
     def _credentials(self, where: str, params: Sequence[Any]) -> list[Credential]:
         rows = self._run(f"SELECT * FROM credentials WHERE {where} ORDER BY id", params).dicts()
-        return [self._converter.structure(row, Credential) for row in rows]
+        return self._plain(Credential, rows)
 
     def find_credential(self, secret_hash: str) -> Credential | None:
         return next(iter(self._credentials("secret_hash = ?", [secret_hash])), None)
