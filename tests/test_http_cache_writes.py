@@ -233,7 +233,7 @@ def _cache(app: Any) -> ResponseCache:
 
 def _cached_paths(app: Any) -> list[str]:
     return sorted(
-        key[2].removeprefix(API) + (f"?{key[3]}" if key[3] else "") for key in _cache(app).kept()
+        key[1].removeprefix(API) + (f"?{key[2]}" if key[2] else "") for key in _cache(app).kept()
     )
 
 

@@ -19,6 +19,7 @@ from ..queries import EventQuery, LinkedQuery, TermQuery
 from ..records import Kind, interface_fields
 from .auth import authenticate
 from .fragments import Fragments
+from .origin import origin
 from .responses import json_response
 from .routes_spec import Route, record_route
 from .urls import Urls
@@ -111,7 +112,7 @@ def start_call(
     """Authenticate, compute ``Allow``, take the parameters read from the request: a call
     ready for its handler. Asks storage (the caller's credentials, their rights on the
     record), so it runs in a worker thread like the handler."""
-    urls = Urls(f"{request.url.scheme}://{request.url.netloc}", base_path, namespace)
+    urls = Urls(origin(request.scope), base_path, namespace)
     cal = calendar.as_user(authenticate(calendar, request))
     wire = Wire(
         urls,

@@ -24,6 +24,7 @@ from ..records import Event
 from .cache import CachedResponse, ResponseCache, cacheable
 from .cache_tags import ALL, Listing, change_tags, event_list, read_tags, spared_lists
 from .conditional import not_modified, validators
+from .origin import origin
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
 
@@ -92,13 +93,14 @@ class CacheAnonymousReads:
         self.cache = ResponseCache()
         self._catching_up = asyncio.Lock()
 
-    def _key(self, request: Request) -> tuple[str, str, str, str, date] | None:
-        """The key of an anonymous read the cache may answer, else ``None``."""
+    def _key(self, request: Request) -> tuple[str, str, str, date] | None:
+        """The key of an anonymous read the cache may answer, else ``None``: the origin
+        (links in the answer name it), the path and query as sent, and the calendar's day."""
         if not cacheable(dict(request.query_params), "authorization" in request.headers):
             return None
         day = self.calendar.now().astimezone(self.calendar.zone).date()
-        url = request.url
-        return (url.scheme, url.netloc, url.path, url.query, day)
+        scope = request.scope
+        return (origin(scope), scope["path"], scope["query_string"].decode(), day)
 
     def _below_root(self, path: str) -> str | None:
         return path[len(self.root) :] if path.startswith(self.root) else None
@@ -162,7 +164,7 @@ class CacheAnonymousReads:
         return view, changes.cursor, tags, spared
 
     async def _read(
-        self, scope: Scope, receive: Receive, send: Send, key: tuple[str, str, str, str, date]
+        self, scope: Scope, receive: Receive, send: Send, key: tuple[str, str, str, date]
     ) -> None:
         token = await self._token()
         hit = self.cache.get(key)
@@ -172,7 +174,7 @@ class CacheAnonymousReads:
             if answer.status != 200:
                 await _send(send, answer.status, answer.headers, answer.body)
                 return
-            hit = self._kept(scope["path"], answer, key[3])
+            hit = self._kept(scope["path"], answer, key[2])
             # Kept only if built from the view's data: a commit landing before the answer was
             # read would be one the next catch-up retires from answers of the view alone.
             self.cache.put(key, token, hit, await self._generation())
