@@ -8,6 +8,9 @@ as no one opens no transaction: no write is open to it, so it must not take the 
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -128,3 +131,89 @@ def test_reads_open_no_transaction(served: Served) -> None:
         [e["title"] for e in signed_in.json()["events"]],
     )
     assert 0 == served.opened
+
+
+def test_signed_in_writes_enter_worker_threads_one_at_a_time(served: Served) -> None:
+    """Eight writes sent at once queue on the event loop, not in threads at the write lock:
+    no two have reached their transaction at the same time, and all eight are stored."""
+    plain = served.cal.backend.transaction
+    inside: list[int] = []  # the threads in a transaction (or waiting to open one), per level
+    most = [0]
+    guard = threading.Lock()
+
+    @contextmanager
+    def watched() -> Iterator[None]:
+        with guard:
+            inside.append(threading.get_ident())
+            most[0] = max(most[0], len(set(inside)))
+        try:
+            time.sleep(0.01)  # a slow write: any other thread would arrive meanwhile
+            with plain():
+                yield
+        finally:
+            with guard:
+                inside.remove(threading.get_ident())
+
+    served.cal.backend.transaction = watched  # type: ignore[method-assign]
+
+    async def go() -> list[int]:
+        transport = httpx.ASGITransport(app=served.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            sent = [
+                client.post(
+                    API + "/events",
+                    json={**GALA, "title": f"Gala {n}"},
+                    headers={"Authorization": served.auth},
+                )
+                for n in range(8)
+            ]
+            return [r.status_code for r in await asyncio.gather(*sent)]
+
+    assert [201] * 8 == asyncio.run(go())
+    assert 1 == most[0]
+    assert sorted(f"Gala {n}" for n in range(8)) == sorted(served.titles())
+
+
+def test_a_slow_body_holds_up_no_other_writer(served: Served) -> None:
+    """A client still sending its body has not queued for the write: another signed-in
+    write is answered meanwhile, and the slow one is answered once its body is complete."""
+    headers = [(b"authorization", served.auth.encode()), (b"content-type", b"application/json")]
+    scope = {
+        "type": "http", "http_version": "1.1", "method": "POST", "scheme": "http",
+        "path": API + "/events", "raw_path": (API + "/events").encode(), "query_string": b"",
+        "root_path": "", "headers": headers, "client": ("127.0.0.1", 5000),
+        "server": ("test", 80),
+    }  # fmt: skip
+    body = json.dumps({**GALA, "title": "Slow"}).encode()
+
+    async def go() -> tuple[int, list[int]]:
+        rest = asyncio.Event()
+        sent: list[dict[str, Any]] = []
+        parts = [
+            {"type": "http.request", "body": body[:10], "more_body": True},
+            {"type": "http.request", "body": body[10:], "more_body": False},
+        ]
+
+        async def receive() -> dict[str, Any]:
+            if len(parts) == 1:
+                await rest.wait()
+            return parts.pop(0) if parts else {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        slow = asyncio.create_task(served.app(scope, receive, send))
+        await asyncio.sleep(0.05)  # the slow request has read its first part and waits
+        transport = httpx.ASGITransport(app=served.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            fast = await asyncio.wait_for(
+                client.post(API + "/events", json=GALA, headers={"Authorization": served.auth}),
+                timeout=10,
+            )
+        assert not slow.done()
+        rest.set()
+        await asyncio.wait_for(slow, timeout=10)
+        return fast.status_code, [m["status"] for m in sent if m["type"] == "http.response.start"]
+
+    assert (201, [201]) == asyncio.run(go())
+    assert ["Gala", "Slow"] == sorted(served.titles())

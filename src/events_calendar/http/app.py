@@ -8,6 +8,7 @@ and exception handlers (core errors, bad JSON, no route); a handler only transla
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -51,6 +52,7 @@ def _endpoint(
     namespace: str,
     fragments: Fragments | None,
     writes: bool,
+    gate: asyncio.Lock,
 ) -> Endpoint:
     """The request path: read the body on the event loop, then sign in and answer in a
     worker thread, so a request that waits for storage (a write waiting for another
@@ -63,13 +65,17 @@ def _endpoint(
     reader's connection reads its pages afresh after each commit (~0.1 ms a write;
     bench/http/README.md). A request signed in as no one takes no write lock: no write is
     open to it, and a flood of them must not hold up the writers.
+
+    Those transactions wait for one another in storage anyway (every backend has one writer
+    at a time), so they queue on the event loop (``gate``) instead, one entering a worker
+    thread at a time: eight threads taking turns at the write lock and the interpreter lock
+    cost a worker about a fifth of its writes (bench/http/README.md). The body is read
+    before the gate and the answer sent after it, so a slow client holds up no other writer.
     """
 
-    def answer(request: Request, params: dict[str, Any]) -> Response:
-        if writes and "authorization" in request.headers:
-            with calendar.transaction():
-                return answer_now(request, params)
-        return answer_now(request, params)
+    def answer_in_transaction(request: Request, params: dict[str, Any]) -> Response:
+        with calendar.transaction():
+            return answer_now(request, params)
 
     def answer_now(request: Request, params: dict[str, Any]) -> Response:
         call = start_call(
@@ -93,7 +99,10 @@ def _endpoint(
                 start_call, request, calendar, route, {}, base_path=base_path, namespace=namespace
             )
             raise
-        return await run_in_threadpool(answer, request, params)
+        if writes and "authorization" in request.headers:
+            async with gate:
+                return await run_in_threadpool(answer_in_transaction, request, params)
+        return await run_in_threadpool(answer_now, request, params)
 
     return serve
 
@@ -104,6 +113,7 @@ def _routes(
     """Every endpoint of ``ROUTES``, and OPTIONS on every path, as Starlette routes."""
     root = f"{base_path}/{namespace}"
     routes: list[BaseRoute] = []
+    gate = asyncio.Lock()  # one signed-in write request in a worker thread at a time
     for route in ROUTES:
         served = [(e.methods, handler_for(route, e)) for e in route.endpoints]
         for methods, handler in [*served, (("OPTIONS",), options)]:
@@ -115,6 +125,7 @@ def _routes(
                 namespace=namespace,
                 fragments=fragments,
                 writes=not _READS.issuperset(methods),
+                gate=gate,
             )
             for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
                 routes.append(StarletteRoute(path, endpoint, methods=list(methods)))
