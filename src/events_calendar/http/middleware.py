@@ -24,6 +24,7 @@ from ..records import Event
 from .cache import CachedResponse, ResponseCache, cacheable
 from .cache_tags import ALL, Listing, change_tags, event_list, read_tags, spared_lists
 from .conditional import not_modified, validators
+from .generations import SharedReads
 from .origin import origin
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
@@ -92,6 +93,7 @@ class CacheAnonymousReads:
         self.root = root
         self.cache = ResponseCache()
         self._catching_up = asyncio.Lock()
+        self._generations = SharedReads(calendar.backend.generation)
 
     def _key(self, request: Request) -> tuple[str, str, str, date] | None:
         """The key of an anonymous read the cache may answer, else ``None``: the origin
@@ -118,10 +120,10 @@ class CacheAnonymousReads:
 
     async def _generation(self) -> Hashable:
         """Inline when storage can say without waiting (a thread hop costs more than a
-        cached answer); else asked in a thread, never waiting on the event loop."""
-        backend = self.calendar.backend
-        found = backend.generation_nowait()
-        return found if found is not None else await run_in_threadpool(backend.generation)
+        cached answer); else asked in a thread, never waiting on the event loop, in a read
+        shared with the requests asking at the same time (``generations``)."""
+        found = self.calendar.backend.generation_nowait()
+        return found if found is not None else await self._generations()
 
     async def _token(self) -> int:
         """A token for ``ResponseCache.put``, after accounting for any write committed
