@@ -23,12 +23,15 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
+from typing import TypeVar
 
 import attrs
 
 from .cache_tags import SHOWS_EVENTS, Listing
 
 __all__ = ["CachedResponse", "ResponseCache", "cacheable"]
+
+K = TypeVar("K", bound=Hashable)
 
 #: Date parameters whose value, when it is a plain calendar date or time, fixes the answer.
 _DATE_PARAMS = frozenset(
@@ -88,6 +91,11 @@ class ResponseCache:
     def __init__(self, max_bytes: int = 64 * 2**20) -> None:
         self._entries: OrderedDict[Hashable, CachedResponse] = OrderedDict()
         self._tagged: dict[str, set[Hashable]] = {}
+        #: The answers that may show events (``SHOWS_EVENTS``) by their event list's parsed
+        #: query (``None``: not an event list). A catch-up judges each query once, not each
+        #: page and window of it: a few hundred queries against thousands of answers, each
+        #: new event, on the event loop.
+        self._listed: dict[Listing | None, set[Hashable]] = {}
         self._max = max_bytes
         self._bytes = 0
         self._lock = threading.Lock()
@@ -130,10 +138,10 @@ class ResponseCache:
                     for key in list(self._tagged.get(tag, ())):
                         self._drop(key)
                 if spared is not None:
-                    for key in list(self._tagged.get(SHOWS_EVENTS, ())):
-                        listing = self._entries[key].listing
+                    for listing, keys in list(self._listed.items()):
                         if listing is None or not spared(listing):
-                            self._drop(key)
+                            for key in list(keys):
+                                self._drop(key)
             self._epoch += 1
             self._view = generation
             self.cursor = cursor
@@ -156,6 +164,8 @@ class ResponseCache:
             self._entries[key] = value
             for tag in value.tags:
                 self._tagged.setdefault(tag, set()).add(key)
+            if SHOWS_EVENTS in value.tags:
+                self._listed.setdefault(value.listing, set()).add(key)
             self._bytes += len(value.body)
             while self._bytes > self._max:
                 self._drop(next(iter(self._entries)))
@@ -166,13 +176,21 @@ class ResponseCache:
             return
         self._bytes -= len(entry.body)
         for tag in entry.tags:
-            keys = self._tagged.get(tag)
-            if keys is not None:
-                keys.discard(key)
-                if not keys:
-                    del self._tagged[tag]
+            _discard(self._tagged, tag, key)
+        if SHOWS_EVENTS in entry.tags:
+            _discard(self._listed, entry.listing, key)
 
     def _clear(self) -> None:
         self._entries.clear()
         self._tagged.clear()
+        self._listed.clear()
         self._bytes = 0
+
+
+def _discard(index: dict[K, set[Hashable]], name: K, key: Hashable) -> None:
+    """Take ``key`` out of ``index[name]``, and the name out when no key is left."""
+    keys = index.get(name)
+    if keys is not None:
+        keys.discard(key)
+        if not keys:
+            del index[name]

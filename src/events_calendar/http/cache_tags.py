@@ -102,7 +102,7 @@ def change_tags(changes: Iterable[Change], created: Collection[int]) -> frozense
     return frozenset(tags)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Listing:
     """What ``spared_lists`` reads of an event list's query string, parsed once, when the
     answer is kept: a catch-up judges every kept list against each new event."""
