@@ -128,6 +128,26 @@ def test_what_may_be_cached(query: dict[str, str], has_credentials: bool, expect
     assert expected == cacheable(query, has_credentials)
 
 
+@pytest.mark.parametrize(
+    ("query", "cached"),
+    [
+        ("start_date=2031-01-01&end_date=2031-12-31", True),
+        ("start_date=now", False),
+        ("start_date=2031-01-01&start_date=now", False),  # the last value is the one read
+        ("only_with_upcoming=1", False),
+        ("password=secret", False),
+    ],
+)
+def test_the_served_cache_judges_each_query_string(
+    cal: ec.Calendar, query: str, cached: bool
+) -> None:
+    """A query string asked twice reaches storage once only if its answer cannot move within
+    the day; asking one again is judged as the first time (the judgement is remembered)."""
+    for _ in range(2):
+        assert 200 == get(cal, f"/events?{query}").status_code
+    assert (1 if cached else 2) == CountingBackend.queries
+
+
 def test_head_from_the_cache_has_no_body(cal: ec.Calendar) -> None:
     """HEAD after a cached GET answers the same headers and no body."""
     get(cal, "/events", params=WINDOW)
