@@ -6,11 +6,14 @@ surrogates in text, ids and pages too large for any database, and JSON nested to
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
 
-from http_helpers import Site
+import events_calendar as ec
+from events_calendar.http import create_app
+from http_helpers import Site, basic
 
 BIG = "1" * 20  # 20 digits: past a signed 64-bit integer
 HUGE_PAGE = "9" * 5000
@@ -172,3 +175,46 @@ def test_an_unclosed_bracket_in_an_address_is_invalid(site: Site, kind: str, fie
     name = kind.removesuffix("s")
     response = site.post(f"/{kind}", json={name: "Hall", field: "http://[x/a.jpg"})
     assert (400, "rest_invalid_param", [field]) == answer(response)
+
+
+@pytest.mark.parametrize("path", ["/events", "/events.ics", "/venues"])
+@pytest.mark.parametrize("signed_in", [False, True])
+def test_a_raw_byte_that_is_not_utf8_in_a_query_string_is_no_500(
+    path: str, signed_in: bool
+) -> None:
+    """A client may send any byte in a query string; the answer (anonymous, so cached, or
+    signed in) reads it as Starlette reads parameters (Latin-1), and a second ask answers
+    the same."""
+    cal = ec.connect("sqlite://")
+    cal.users.create("admin", role="administrator")
+    headers = [(b"host", b"cal.test")]
+    if signed_in:
+        headers.append(
+            (b"authorization", basic("admin", cal.users.issue_password("admin")).encode())
+        )
+    app = create_app(cal)
+    full = "/wp-json/tribe/events/v1" + path
+
+    async def ask() -> tuple[int, bytes]:
+        sent: list[dict[str, object]] = []
+        scope = {
+            "type": "http", "http_version": "1.1", "method": "GET", "scheme": "http",
+            "path": full, "raw_path": full.encode(), "query_string": b"search=caf\xff",
+            "root_path": "", "headers": headers, "client": ("127.0.0.1", 5000),
+            "server": ("cal.test", 80),
+        }  # fmt: skip
+
+        async def receive() -> dict[str, object]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)
+        status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+        body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")  # type: ignore[misc]
+        return status, body  # type: ignore[return-value]
+
+    first, again = asyncio.run(ask()), asyncio.run(ask())
+    assert 200 == first[0]
+    assert first == again

@@ -114,7 +114,9 @@ class CacheAnonymousReads:
             return None
         day = self.calendar.now().astimezone(self.calendar.zone).date()
         scope = request.scope
-        return (origin(scope), scope["path"], scope["query_string"].decode(), day)
+        # Latin-1 reads any bytes (a raw byte that is not UTF-8 is the client's to send),
+        # as Starlette reads a query string's parameters.
+        return (origin(scope), scope["path"], scope["query_string"].decode("latin-1"), day)
 
     def _below_root(self, path: str) -> str | None:
         return path[len(self.root) :] if path.startswith(self.root) else None
