@@ -217,3 +217,34 @@ def test_a_slow_body_holds_up_no_other_writer(served: Served) -> None:
 
     assert (201, [201]) == asyncio.run(go())
     assert ["Gala", "Slow"] == sorted(served.titles())
+
+
+def test_an_app_served_by_one_event_loop_then_another(served: Served) -> None:
+    """As test clients and notebooks do: concurrent writes, then concurrent cached reads
+    catching up with them, under one loop and again under a new one."""
+
+    async def burst(tag: str) -> list[int]:
+        transport = httpx.ASGITransport(app=served.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            writes = [
+                client.post(
+                    API + "/events",
+                    json={**GALA, "title": f"{tag}{n}"},
+                    headers={"Authorization": served.auth},
+                )
+                for n in range(4)
+            ]
+            statuses = [r.status_code for r in await asyncio.gather(*writes)]
+            await client.post(
+                API + "/events",
+                json={**GALA, "title": f"{tag}!"},
+                headers={"Authorization": served.auth},
+            )
+            reads = [
+                client.get(API + "/events", params={"start_date": "2031-01-01"}) for _ in range(4)
+            ]
+            answers = await asyncio.gather(*reads)
+            return statuses + [r.status_code for r in answers] + [len(answers[0].json()["events"])]
+
+    assert [201] * 4 + [200] * 4 + [5] == asyncio.run(burst("a"))
+    assert [201] * 4 + [200] * 4 + [10] == asyncio.run(burst("b"))

@@ -8,7 +8,6 @@ and exception handlers (core errors, bad JSON, no route); a handler only transla
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -30,6 +29,7 @@ from .errors import HINT_HEADER, error_body, no_route_body
 from .fragments import Fragments
 from .handlers import Handler, handler_for, options
 from .limits import HttpLimits
+from .loop_lock import LoopLock
 from .middleware import CacheAnonymousReads, HeadAsGet
 from .params import InvalidJson, read_params
 from .responses import json_response
@@ -52,7 +52,7 @@ def _endpoint(
     namespace: str,
     fragments: Fragments | None,
     writes: bool,
-    gate: asyncio.Lock,
+    gate: LoopLock,
 ) -> Endpoint:
     """The request path: read the body on the event loop, then sign in and answer in a
     worker thread, so a request that waits for storage (a write waiting for another
@@ -100,7 +100,7 @@ def _endpoint(
             )
             raise
         if writes and "authorization" in request.headers:
-            async with gate:
+            async with gate():
                 return await run_in_threadpool(answer_in_transaction, request, params)
         return await run_in_threadpool(answer_now, request, params)
 
@@ -113,7 +113,7 @@ def _routes(
     """Every endpoint of ``ROUTES``, and OPTIONS on every path, as Starlette routes."""
     root = f"{base_path}/{namespace}"
     routes: list[BaseRoute] = []
-    gate = asyncio.Lock()  # one signed-in write request in a worker thread at a time
+    gate = LoopLock()  # one signed-in write request in a worker thread at a time
     for route in ROUTES:
         served = [(e.methods, handler_for(route, e)) for e in route.endpoints]
         for methods, handler in [*served, (("OPTIONS",), options)]:

@@ -10,7 +10,6 @@ wherever it came, retires only what it can change (``cache_tags``).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Hashable
 from datetime import date
 from functools import lru_cache
@@ -26,6 +25,7 @@ from .cache import CachedResponse, ResponseCache, cacheable
 from .cache_tags import ALL, Listing, change_tags, event_list, read_tags, spared_lists
 from .conditional import not_modified, validators
 from .generations import SharedReads
+from .loop_lock import LoopLock
 from .origin import origin
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
@@ -104,7 +104,7 @@ class CacheAnonymousReads:
         self.enabled = enabled
         self.root = root
         self.cache = ResponseCache()
-        self._catching_up = asyncio.Lock()
+        self._catching_up = LoopLock()
         self._generations = SharedReads(calendar.backend.generation)
 
     def _key(self, request: Request) -> tuple[str, str, str, date] | None:
@@ -148,7 +148,7 @@ class CacheAnonymousReads:
         token = self.cache.begin(generation)
         if token is not None:
             return token
-        async with self._catching_up:
+        async with self._catching_up():
             generation = await self._generation()
             token = self.cache.begin(generation)
             if token is not None:
