@@ -133,6 +133,17 @@ def test_reads_open_no_transaction(served: Served) -> None:
     assert 0 == served.opened
 
 
+async def _posted(client: httpx.AsyncClient, served: Served, titles: list[str]) -> list[int]:
+    """``POST /events`` of a Gala per title, all at once: their statuses."""
+    sent = [
+        client.post(
+            API + "/events", json={**GALA, "title": title}, headers={"Authorization": served.auth}
+        )
+        for title in titles
+    ]
+    return [r.status_code for r in await asyncio.gather(*sent)]
+
+
 def test_signed_in_writes_enter_worker_threads_one_at_a_time(served: Served) -> None:
     """Eight writes sent at once queue on the event loop, not in threads at the write lock:
     no two have reached their transaction at the same time, and all eight are stored."""
@@ -159,15 +170,7 @@ def test_signed_in_writes_enter_worker_threads_one_at_a_time(served: Served) -> 
     async def go() -> list[int]:
         transport = httpx.ASGITransport(app=served.app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            sent = [
-                client.post(
-                    API + "/events",
-                    json={**GALA, "title": f"Gala {n}"},
-                    headers={"Authorization": served.auth},
-                )
-                for n in range(8)
-            ]
-            return [r.status_code for r in await asyncio.gather(*sent)]
+            return await _posted(client, served, [f"Gala {n}" for n in range(8)])
 
     assert [201] * 8 == asyncio.run(go())
     assert 1 == most[0]
@@ -226,20 +229,8 @@ def test_an_app_served_by_one_event_loop_then_another(served: Served) -> None:
     async def burst(tag: str) -> list[int]:
         transport = httpx.ASGITransport(app=served.app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            writes = [
-                client.post(
-                    API + "/events",
-                    json={**GALA, "title": f"{tag}{n}"},
-                    headers={"Authorization": served.auth},
-                )
-                for n in range(4)
-            ]
-            statuses = [r.status_code for r in await asyncio.gather(*writes)]
-            await client.post(
-                API + "/events",
-                json={**GALA, "title": f"{tag}!"},
-                headers={"Authorization": served.auth},
-            )
+            statuses = await _posted(client, served, [f"{tag}{n}" for n in range(4)])
+            await _posted(client, served, [f"{tag}!"])
             reads = [
                 client.get(API + "/events", params={"start_date": "2031-01-01"}) for _ in range(4)
             ]
