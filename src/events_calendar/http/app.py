@@ -69,7 +69,7 @@ def _endpoint(
     Those transactions wait for one another in storage anyway (every backend has one writer
     at a time), so they queue on the event loop (``gate``) instead, one entering a worker
     thread at a time: eight threads taking turns at the write lock and the interpreter lock
-    cost a worker about a fifth of its writes (bench/http/README.md). The body is read
+    cost a worker about a tenth of its writes (bench/http/README.md). The body is read
     before the gate and the answer sent after it, so a slow client holds up no other writer.
     """
 
