@@ -21,13 +21,21 @@ class Storage:
         self.reads = 0
         self.seconds = seconds
         self.lock = threading.Lock()
+        self.started = threading.Event()  # a read has taken its value
 
     def read(self) -> int:
         with self.lock:
             self.reads += 1
             seen = self.committed
+        self.started.set()
         time.sleep(self.seconds)
         return seen
+
+
+async def _under_way(started: threading.Event) -> None:
+    """Until a read has started (however slow the machine is to start its thread)."""
+    while not started.is_set():
+        await asyncio.sleep(0.001)
 
 
 def test_callers_during_a_read_share_the_next_one() -> None:
@@ -36,7 +44,7 @@ def test_callers_during_a_read_share_the_next_one() -> None:
 
     async def go() -> list[object]:
         first = asyncio.create_task(reads())
-        await asyncio.sleep(0.01)  # the first read is under way
+        await _under_way(storage.started)
         storage.committed = 1  # a commit the first read cannot see
         later = [asyncio.create_task(reads()) for _ in range(5)]
         return [await first, *[await t for t in later]]
@@ -70,19 +78,22 @@ def test_no_caller_misses_a_commit_made_before_it_asked(seed: int) -> None:
 
 def test_an_error_reaches_every_waiting_caller_and_the_next_read_is_fresh() -> None:
     calls = [0]
+    started = threading.Event()
 
     def read() -> int:
         calls[0] += 1
+        number = calls[0]
+        started.set()
         time.sleep(0.02)
-        if calls[0] == 2:
+        if number == 2:
             raise RuntimeError("server gone")
-        return calls[0]
+        return number
 
     reads = SharedReads(read)
 
     async def go() -> tuple[object, list[object], object]:
         first = asyncio.create_task(reads())
-        await asyncio.sleep(0.005)
+        await _under_way(started)
         failing = [asyncio.create_task(reads()) for _ in range(3)]
         results = await asyncio.gather(*failing, return_exceptions=True)
         return await first, [str(r) for r in results], await reads()
