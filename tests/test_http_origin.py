@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from starlette.requests import Request
 
-from events_calendar.http.origin import origin
+from events_calendar.http.origin import address, origin
 
 HOSTS = st.one_of(
     st.none(),
@@ -50,3 +50,11 @@ def test_origin_examples() -> None:
     )
     assert origin(_scope("http", None, ("::1", 8000))) == "http://[::1]:8000"
     assert origin(_scope("http", b"bad host", ("127.0.0.1", 80))) == "http://127.0.0.1"
+
+
+def test_address_reads_any_query_byte() -> None:
+    """Origin, path and query; a byte that is not UTF-8 is read, not refused."""
+    scope = {**_scope("http", b"cal.test", None), "query_string": b"search=caf\xff"}
+    assert ("http://cal.test", "/wp-json/tribe/events/v1/events", "search=caf\xff") == address(
+        scope
+    )

@@ -26,7 +26,7 @@ from ..queries import EventQuery
 from ..records import Event
 from .call import Call
 from .conditional import not_modified, strong_etag
-from .origin import origin
+from .origin import address
 
 __all__ = ["FEED_CAP", "MEDIA_TYPE", "feed_events"]
 
@@ -70,10 +70,10 @@ def _every_match(call: Call) -> list[Event]:
 
 
 def _caller_url(call: Call) -> tuple[str, int | None]:
-    """The feed's URL as asked (any bytes of its query read as Latin-1) and the caller."""
-    scope, user = call.request.scope, call.cal.user
-    url = f"{origin(scope)}{scope['path']}?{scope['query_string'].decode('latin-1')}"
-    return (url, user.id if user else None)
+    """The feed's address as asked, and the caller."""
+    site, path, query = address(call.request.scope)
+    user = call.cal.user
+    return (f"{site}{path}?{query}", user.id if user else None)
 
 
 class _Versions:

@@ -26,7 +26,7 @@ from .cache_tags import ALL, Listing, change_tags, event_list, read_tags, spared
 from .conditional import not_modified, validators
 from .generations import SharedReads
 from .loop_lock import LoopLock
-from .origin import origin
+from .origin import address
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
 
@@ -80,14 +80,10 @@ async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], bod
     await send({"type": "http.response.body", "body": body})
 
 
-def _cacheable_query(scope: Scope) -> bool:
-    """``cache.cacheable`` of an anonymous request's query string."""
-    return _judged_query(scope["query_string"])
-
-
 @lru_cache(maxsize=1024)  # bounded: query strings are the client's (8 KiB each at most)
 def _judged_query(raw: bytes) -> bool:
-    """Judged once per distinct query string: parsing one was a tenth of a cached answer."""
+    """``cache.cacheable`` of an anonymous request's query string, judged once per distinct
+    string: parsing one was a tenth of a cached answer."""
     return cacheable(dict(QueryParams(raw)), has_credentials=False)
 
 
@@ -110,13 +106,10 @@ class CacheAnonymousReads:
     def _key(self, request: Request) -> tuple[str, str, str, date] | None:
         """The key of an anonymous read the cache may answer, else ``None``: the origin
         (links in the answer name it), the path and query as sent, and the calendar's day."""
-        if "authorization" in request.headers or not _cacheable_query(request.scope):
+        if "authorization" in request.headers or not _judged_query(request.scope["query_string"]):
             return None
         day = self.calendar.now().astimezone(self.calendar.zone).date()
-        scope = request.scope
-        # Latin-1 reads any bytes (a raw byte that is not UTF-8 is the client's to send),
-        # as Starlette reads a query string's parameters.
-        return (origin(scope), scope["path"], scope["query_string"].decode("latin-1"), day)
+        return (*address(request.scope), day)
 
     def _below_root(self, path: str) -> str | None:
         return path[len(self.root) :] if path.startswith(self.root) else None
