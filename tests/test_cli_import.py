@@ -58,8 +58,8 @@ def test_refused_rows_are_listed_and_exit_1(
         [
             "line 4: refused: Event Start Time: '25:00' is not a time of day; write it as "
             "19:30, 7:30:00 or 7:30 pm",
-            "created 0, updated 0, unchanged 0, refused 1; nothing written: 2 good rows wait "
-            "for partial=True (--partial)",
+            "nothing written: 2 good rows wait for partial=True (--partial)",
+            "created 0, updated 0, unchanged 0, refused 1",
         ],
         [],
     ) == (status, capsys.readouterr().out.splitlines(), _titles(db))
@@ -81,13 +81,65 @@ def test_partial_imports_the_good_rows(
 def test_dry_run_writes_nothing(
     tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """--dry-run reports and leaves the calendar empty."""
+    """--dry-run says so on the line before the summary, and leaves the calendar empty."""
     status = main(["import", _csv(tmp_path), "--dry-run", "--db", db])
     assert (
         0,
-        "dry run: would have created 2, updated 0, unchanged 0, refused 0; nothing written\n",
+        [
+            "dry run: nothing written; the counts are what the import would do",
+            "created 2, updated 0, unchanged 0, refused 0",
+        ],
         [],
-    ) == (status, capsys.readouterr().out, _titles(db))
+    ) == (status, capsys.readouterr().out.splitlines(), _titles(db))
+
+
+def test_a_dry_run_predicts_an_atomic_import(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --partial, a dry run of a file with a bad row counts what the import does:
+    nothing created, the good rows waiting for --partial."""
+    path = _csv(tmp_path, SEASON + "Broken,2031-05-03,25:00,,\n")
+    status = main(["import", path, "--dry-run", "--db", db])
+    assert (
+        1,
+        [
+            "dry run: nothing written; the import would write nothing either: 2 good rows "
+            "wait for partial=True (--partial)",
+            "created 0, updated 0, unchanged 0, refused 1",
+        ],
+    ) == (status, capsys.readouterr().out.splitlines()[1:])
+
+
+def test_a_partial_dry_run_counts_the_partial_import(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--partial --dry-run counts the good rows as the partial import would create them."""
+    path = _csv(tmp_path, SEASON + "Broken,2031-05-03,25:00,,\n")
+    main(["import", path, "--dry-run", "--partial", "--db", db])
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert "created 2, updated 0, unchanged 0, refused 1" == last
+
+
+def test_a_row_refused_by_validation_leaves_the_good_rows_counted(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A row only event validation refuses (a bad website) still leaves the good row
+    counted as waiting for --partial, as the dry run predicts."""
+    text = "Event Name,Event Start Date,Event Website\nA,2031-05-01,notaurl\nB,2031-05-02,\n"
+    path = _csv(tmp_path, text)
+    main(["import", path, "--db", db])
+    real = capsys.readouterr().out.splitlines()
+    main(["import", path, "--dry-run", "--db", db])
+    dry = capsys.readouterr().out.splitlines()
+    assert (
+        [
+            "line 2: refused: website: send an absolute http(s) URL such as "
+            "'https://example.org', or ''",
+            "nothing written: 1 good rows wait for partial=True (--partial)",
+            "created 0, updated 0, unchanged 0, refused 1",
+        ],
+        real[-1],
+    ) == (real, dry[-1])
 
 
 def test_map_key_status_and_on_conflict(

@@ -113,9 +113,23 @@ def test_a_dry_run_writes_nothing_not_even_ids(cal: ec.Calendar, tmp_path: Path)
     """A dry run reports what would happen; no record and no id sequence moves."""
     report = cal.import_file(_file(tmp_path, SEASON), dry_run=True)
     assert (
-        "dry run: would have created 2, updated 0, unchanged 0, refused 0; nothing written",
+        [
+            "dry run: nothing written; the counts are what the import would do",
+            "created 2, updated 0, unchanged 0, refused 0",
+        ],
         [0, 0],
-    ) == (report.summary(), [cal.backend.last_id("post"), cal.backend.last_id("term")])
+    ) == (report.lines(), [cal.backend.last_id("post"), cal.backend.last_id("term")])
+
+
+def test_a_dry_run_counts_what_an_atomic_import_would_write(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """With a refused row and no partial=True, the dry run counts nothing created and holds
+    the good rows back, as the import itself does."""
+    bad = SEASON + "Broken,someday,,,,,\n"
+    dry = cal.import_file(_file(tmp_path, bad), dry_run=True)
+    real = cal.import_file(_file(tmp_path, bad))
+    assert (real.counts, 2, 2, True) == (dry.counts, dry.held_back, real.held_back, dry.stopped)
 
 
 def test_one_bad_row_writes_nothing_and_every_bad_row_is_reported(
@@ -130,8 +144,8 @@ def test_one_bad_row_writes_nothing_and_every_bad_row_is_reported(
             "2014-11-19, 11/19/2014 or Apr 19, 2016",
             "line 5: refused: Event Start Time: '25:00' is not a time of day; write it as "
             "19:30, 7:30:00 or 7:30 pm",
-            "created 0, updated 0, unchanged 0, refused 2; nothing written: 2 good rows wait "
-            "for partial=True (--partial)",
+            "nothing written: 2 good rows wait for partial=True (--partial)",
+            "created 0, updated 0, unchanged 0, refused 2",
         ],
         [],
         0,
@@ -363,6 +377,19 @@ def test_an_export_fills_an_empty_calendar_alike(cal: ec.Calendar, tmp_path: Pat
         ]
 
     assert shape(cal) == shape(other)
+
+
+def test_a_stopped_report_explains_itself_in_its_repr() -> None:
+    """``repr`` gives the counts, then why nothing was written."""
+    report = ImportReport(
+        kind="event",
+        rows=(RowOutcome("line 2", "created"), RowOutcome("line 3", "refused", reason="bad")),
+        stopped=True,
+    )
+    assert (
+        "<ImportReport events: created 0, updated 0, unchanged 0, refused 1; nothing written: "
+        "1 good rows wait for partial=True (--partial)>"
+    ) == repr(report)
 
 
 def test_the_report_shows_in_one_line_and_in_jupyter() -> None:

@@ -113,22 +113,24 @@ def import_rows(
             if group:
                 _match(cal, each, group, on_conflict)
         pending = [row for row in work if row.outcome is None]
-        refused = any(row.outcome and row.outcome.outcome == "refused" for row in work)
-        written = False
-        if dry_run or (refused and not partial):
+        if dry_run or (_refused(work) and not partial):
             _check_all(cal, pending)
         else:
             try:
                 with cal.transaction():
                     _write(cal, pending, partial=partial, progress=progress)
-                written = True
             except _Abort:  # the ids handed to new rows were rolled back with them
                 for row in pending:
                     if row.outcome is not None and row.outcome.outcome == "created":
                         row.outcome = attrs.evolve(row.outcome, record_id=None)
         outcomes = tuple(row.outcome for row in work if row.outcome is not None)
         note = "" if work else f"no {kind}s found in the file; nothing imported"
-        return ImportReport(kind=kind, rows=outcomes, dry_run=dry_run, written=written, note=note)
+        stopped = _refused(work) and not partial
+        return ImportReport(kind=kind, rows=outcomes, dry_run=dry_run, stopped=stopped, note=note)
+
+
+def _refused(rows: list[_Row]) -> bool:
+    return any(row.outcome is not None and row.outcome.outcome == "refused" for row in rows)
 
 
 @contextmanager
@@ -308,7 +310,11 @@ def _create_events(
         good = [row for row in rows if row.outcome is None]
         if len(good) == len(rows):
             raise  # no row is at fault on its own: the error is the whole import's
-        if not partial or not good:
+        if not partial:  # held back: reported as what partial=True would make of them
+            for row in good:
+                row.done("created", None)
+            return True
+        if not good:
             return True
         ids = _bulk(cal, good, progress)
         rows = good

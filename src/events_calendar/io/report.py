@@ -2,7 +2,8 @@
 
 ``ImportReport`` is what ``cal.import_file`` returns and what the CLI prints: one outcome per
 row (created, updated, unchanged or refused, with the row's place in its file and, when
-refused, the reason), the counts, and ``summary()``, the one line that closes every import.
+refused, the reason), the counts, ``summary()``, the one line that closes every import, and
+``explanation()``, the line before it when the counts were not (all) written.
 """
 
 from __future__ import annotations
@@ -40,31 +41,38 @@ class RowOutcome:
 class ImportReport:
     """The outcome of every row of an import, in file order.
 
-    ``dry_run`` reports say what an import would do; nothing was written. ``written`` is
-    false when nothing was written: a dry run, or an atomic import that refused a row (its
-    good rows then keep the outcome they would have had, and count as ``held_back``).
+    ``dry_run`` reports say what an import would do; nothing was written. ``stopped`` is
+    true when a refused row stopped an atomic import (``partial=False``): none of its good
+    rows was written, or in a dry run would be. Those rows keep the outcome they would have
+    with ``partial=True``, count as ``held_back`` and not as created or updated, so a dry
+    run's counts are the import's.
     """
 
     kind: str
     rows: tuple[RowOutcome, ...] = ()
     dry_run: bool = False
-    written: bool = True
+    stopped: bool = False
     note: str = ""
+
+    @property
+    def written(self) -> bool:
+        """Whether the import wrote its good rows (not a dry run, not stopped)."""
+        return not (self.dry_run or self.stopped)
 
     @property
     def counts(self) -> dict[Outcome, int]:
         """How many rows had each outcome (every outcome present, zero or not). When an
-        atomic import wrote nothing, nothing was created or updated: see ``held_back``."""
+        atomic import was stopped, nothing was created or updated: see ``held_back``."""
         found = Counter(row.outcome for row in self.rows)
-        if not self.written and not self.dry_run:
+        if self.stopped:
             found["created"] = found["updated"] = 0
         return {outcome: found[outcome] for outcome in _OUTCOMES}
 
     @property
     def held_back(self) -> int:
-        """Good rows an atomic import did not write because another row was refused (they
-        would be created or updated with ``partial=True``)."""
-        if self.written or self.dry_run:
+        """Good rows an atomic import did not write (or, in a dry run, would not) because
+        another row was refused: they would be created or updated with ``partial=True``."""
+        if not self.stopped:
             return 0
         return sum(row.outcome in ("created", "updated") for row in self.rows)
 
@@ -103,26 +111,33 @@ class ImportReport:
         )
 
     def summary(self) -> str:
-        """``created 120, updated 0, unchanged 3, refused 2``: the line an import ends with.
-        A dry run says so; an atomic import stopped by a refused row says nothing was
-        written."""
-        counts = ", ".join(f"{outcome} {n}" for outcome, n in self.counts.items())
+        """``created 120, updated 0, unchanged 3, refused 2``: the line every import ends
+        with, and nothing else on it, so a script can read the counts from the last line.
+        What qualifies them (a dry run, nothing written) is ``explanation()``."""
+        return ", ".join(f"{outcome} {n}" for outcome, n in self.counts.items())
+
+    def explanation(self) -> str:
+        """Why the counts did not all happen, on the line before the summary: a dry run
+        wrote nothing; a stopped import wrote nothing and held its good rows back. Empty when
+        the counts are what was written."""
+        waiting = f"{self.held_back} good rows wait for partial=True (--partial)"
+        if self.dry_run and self.stopped:
+            return f"dry run: nothing written; the import would write nothing either: {waiting}"
         if self.dry_run:
-            return f"dry run: would have {counts}; nothing written"
-        if not self.written:
-            return (
-                f"{counts}; nothing written: {self.held_back} good rows wait for "
-                "partial=True (--partial)"
-            )
-        return counts
+            return "dry run: nothing written; the counts are what the import would do"
+        if self.stopped:
+            return f"nothing written: {waiting}"
+        return ""
 
     def lines(self) -> list[str]:
-        """One line per refused row, then the note (if any), then the summary."""
+        """One line per refused row, then the note and the explanation (if any), then the
+        summary, always last."""
         found = [row.line() for row in self.refusals]
-        return [*found, *([self.note] if self.note else []), self.summary()]
+        return [*found, *(line for line in (self.note, self.explanation()) if line), self.summary()]
 
     def __repr__(self) -> str:
-        return f"<ImportReport {self.kind}s: {self.summary()}>"
+        explained = "; ".join(part for part in (self.summary(), self.explanation()) if part)
+        return f"<ImportReport {self.kind}s: {explained}>"
 
     def _repr_html_(self) -> str:
         """A small table for Jupyter: the counts, then each refused row."""
@@ -132,7 +147,7 @@ class ImportReport:
             f"<tr><td>{html.escape(row.where)}</td><td>{html.escape(row.reason)}</td></tr>"
             for row in self.refusals
         )
-        title = "dry run, nothing written" if self.dry_run else f"import of {self.kind}s"
+        title = self.explanation() or f"import of {self.kind}s"
         table = f"<table><caption>{html.escape(title)}</caption><tr>{head}</tr>"
         table += f"<tr>{cells}</tr></table>"
         if refused:
