@@ -71,6 +71,79 @@ def test_headers_match_ignoring_case_spacing_and_the_kind_word() -> None:
     assert ("title", "start_date", "end_date", "venue") == found.columns
 
 
+#: Every column the issue names, as the reference's importer heads it, and the column each is.
+ISSUE_COLUMNS = {
+    "event": {
+        "Event Name": "title",
+        "Event Description": "description",
+        "Event Excerpt": "excerpt",
+        "Event Start Date": "start_date",
+        "Event Start Time": "start_time",
+        "Event End Date": "end_date",
+        "Event End Time": "end_time",
+        "All Day Event": "all_day",
+        "Event Timezone": "timezone",
+        "Hide Event From Event Listings": "hide_from_listings",
+        "Event Sticky in Month View": "sticky",
+        "Feature Event": "featured",
+        "Event Venue Name": "venue",
+        "Event Organizer Name(s) or ID(s)": "organizer",
+        "Event Show Map Link": "show_map_link",
+        "Event Show Map": "show_map",
+        "Event Cost": "cost",
+        "Event Currency Symbol": "currency_symbol",
+        "Event Currency Code": "currency_code",
+        "Event Currency Position": "currency_position",
+        "Event Category": "categories",
+        "Event Tags": "tags",
+        "Event Website": "website",
+    },
+    "venue": {
+        "Venue Name": "venue",
+        "Venue Country": "country",
+        "Venue Address": "address",
+        "Venue Address 2": "address2",
+        "Venue City": "city",
+        "Venue State/Province": "stateprovince",
+        "Venue Zip": "zip",
+        "Venue Phone": "phone",
+        "Venue Website": "website",
+    },
+    "organizer": {
+        "Organizer Name": "organizer",
+        "Organizer Email": "email",
+        "Organizer Website": "website",
+        "Organizer Phone": "phone",
+    },
+}
+
+
+@pytest.mark.parametrize("kind", ["event", "venue", "organizer"])
+@pytest.mark.parametrize("form", ["as written", "upper", "lower", "no spaces"])
+def test_every_column_of_the_issue_maps_in_every_spelling(kind: str, form: str) -> None:
+    """Each header of the reference's layout names its column as written, in capitals, in
+    lower case and with its spaces taken out (``EventVenueName``), the kind word included."""
+    spell = {
+        "as written": str,
+        "upper": str.upper,
+        "lower": str.lower,
+        "no spaces": lambda h: h.replace(" ", ""),
+    }[form]
+    columns = ISSUE_COLUMNS[kind]
+    found = layout([spell(h) for h in columns], kind)  # type: ignore[arg-type]
+    assert (tuple(columns.values()), ()) == (found.columns, found.unknown)
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["EventName,EventStartDate", "EVENTNAME,STARTDATE", "eventname,startdate", "Name,StartDate"],
+)
+def test_the_kind_word_may_run_into_the_header(header: str) -> None:
+    """A leading "Event" matches with or without a separator after it."""
+    (row,) = _rows(f"{header}\nGala,2031-05-01\n")
+    assert ("Gala", "2031-05-01 00:00:00") == (row.fields["title"], row.fields["start_date"])
+
+
 def test_unknown_columns_are_reported() -> None:
     """A header naming no column is listed and its cells are ignored."""
     found = read_csv(io.BytesIO(b"Event Name,Start Date,Colour\nGala,2031-05-01,red\n"), where="f")

@@ -2,10 +2,10 @@
 header names one.
 
 A header names a column ignoring case, spacing and punctuation, and a leading word naming the
-kind being imported ("Event ", "Venue ", "Organizer "): ``START DATE``, ``Event Start Date``
-and ``start_date`` are one column. Each column also answers to its id (the name ``--map``
-targets) and a few aliases. The export writes each column's ``header``, so an export
-imports again as it is.
+kind being imported ("Event", "Venue", "Organizer", with or without a space after it):
+``START DATE``, ``Event Start Date``, ``EventStartDate`` and ``start_date`` are one column.
+Each column also answers to its id (the name ``--map`` targets) and a few aliases. The
+export writes each column's ``header``, so an export imports again as it is.
 """
 
 from __future__ import annotations
@@ -92,11 +92,16 @@ _PUNCTUATION = re.compile(r"[^0-9a-z]+")
 
 
 def normalize(header: str, kind: ImportKind) -> str:
-    """A header as it is compared: lower case, no leading kind word, letters and digits."""
-    words = _PUNCTUATION.sub(" ", header.lower()).split()
-    if len(words) > 1 and words[0] == kind:
-        words = words[1:]
-    return "".join(words)
+    """A header as it is compared: lower case, letters and digits, no leading kind word.
+
+    The kind word goes whether a separator follows it or not (``EventStartDate`` is
+    ``Event Start Date``), unless it is the whole header (``Venue``, in a venue file, is the
+    venue's own column by its id). Every name a column answers to goes through the same
+    function, so ``Event Venue Name`` (``venuename``) still names the venue of an event.
+    """
+    joined = _PUNCTUATION.sub("", header.lower())
+    rest = joined.removeprefix(kind)
+    return rest or joined
 
 
 @attrs.frozen
