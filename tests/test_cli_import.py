@@ -187,8 +187,16 @@ def test_venues_kind(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
         (b"\x00\x01\x02binary", "line 1 holds binary data (a NUL byte), not text"),
         (b"Gala,2031-05-01\n", "no header row: no column names the event ('Event Name')"),
         (b"Event Name\n\xe9t\xe9\n", "line 2 is not UTF-8 text (byte 0xe9)"),
+        (
+            "Event Name\nGala\n".encode("utf-16"),
+            "it is UTF-16 text, not UTF-8; save it as UTF-8 and import it again",
+        ),
+        (
+            "\ufeffEvent Name\nGala\n".encode("utf-16-be"),
+            "it is UTF-16 text, not UTF-8; save it as UTF-8 and import it again",
+        ),
     ],
-    ids=["binary", "no-header", "encoding"],
+    ids=["binary", "no-header", "encoding", "utf-16", "utf-16-be"],
 )
 def test_an_unreadable_file_is_one_line_and_exit_1(
     tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], data: bytes, message: str
@@ -203,6 +211,22 @@ def test_an_unreadable_file_is_one_line_and_exit_1(
         len(err.splitlines()),
         err.startswith(f"events-calendar: {path}: {message}"),
     )
+
+
+def test_a_repeated_column_is_reported_as_a_repeat(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second column for a field already read is named as such; the first one is read."""
+    path = _csv(tmp_path, "Event Name,Event Start Date,Event Name\nGala,2031-05-01,Other\n")
+    status = main(["import", path, "--db", db])
+    assert (
+        0,
+        [
+            "ignored columns (the same field as an earlier column): Event Name",
+            "created 1, updated 0, unchanged 0, refused 0",
+        ],
+        ["Gala"],
+    ) == (status, capsys.readouterr().out.splitlines(), _titles(db))
 
 
 def test_a_missing_file_is_one_line(

@@ -320,6 +320,17 @@ def test_an_unreadable_file_is_refused_before_any_row_is_asked_for() -> None:
         read_rows(b"\x00\x01", where="x.ics")
 
 
+def test_a_utf16_file_is_named_as_such() -> None:
+    """A UTF-16 file (as some Windows tools save) is not called binary: the error says to
+    save it as UTF-8."""
+    data = (DATA / "allday.ics").read_text(encoding="utf-8").encode("utf-16")
+    with pytest.raises(UnreadableFile) as raised:
+        read_rows(data, where="w.ics")
+    assert "w.ics: it is UTF-16 text, not UTF-8; save it as UTF-8 and import it again" == str(
+        raised.value
+    )
+
+
 def test_a_file_without_vevents_yields_nothing() -> None:
     """A calendar of to-dos only gives no rows (the engine says "no events found")."""
     assert [] == rows("no_events.ics")

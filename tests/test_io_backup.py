@@ -203,9 +203,10 @@ def test_a_filtered_json_export_is_refused(tmp_path: Path) -> None:
     [
         (b"{not json", "it is not JSON (line 1, column 2: Expecting property name"),
         (b'{"format": "other"}', "it is JSON but no calendar backup"),
-        (b"\xff\xfe{}", "it is not UTF-8 text; a backup is a JSON file"),
+        (b"\xef\xbb\xbf{\xe9}", "it is not UTF-8 text; a backup is a JSON file"),
+        ("{}".encode("utf-16"), "it is UTF-16 text, not UTF-8; save it as UTF-8"),
     ],
-    ids=["not-json", "not-a-backup", "encoding"],
+    ids=["not-json", "not-a-backup", "encoding", "utf-16"],
 )
 def test_a_file_that_is_no_backup_is_unreadable(tmp_path: Path, data: bytes, why: str) -> None:
     """One sentence, no traceback, nothing written."""

@@ -42,7 +42,7 @@ from ..records import (
 from ..statuses import Status
 from ..storage import CALENDAR_IDENTITY, Backend, Family
 from ..transfer import FAMILIES, ORDER, BackendSnapshot
-from .rows import SourceRow, UnreadableFile
+from .rows import SourceRow, UnreadableFile, refuse_utf16
 
 __all__ = ["FORMAT", "BackupSnapshot", "backup_rows", "read_backup", "write_backup"]
 
@@ -165,8 +165,10 @@ def _id_maps(found: Any, name: str, where: str) -> dict[Kind, dict[str, int]]:
 
 def read_backup(stream: IO[bytes], *, where: str) -> BackupSnapshot:
     """A backup file's contents; ``UnreadableFile`` when it is not one."""
+    text = stream.read()
+    refuse_utf16(text, where)
     try:
-        data = json.loads(stream.read().decode("utf-8-sig"))
+        data = json.loads(text.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise UnreadableFile(where, "it is not UTF-8 text; a backup is a JSON file") from None
     except json.JSONDecodeError as error:

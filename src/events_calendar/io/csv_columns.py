@@ -107,11 +107,13 @@ def normalize(header: str, kind: ImportKind) -> str:
 @attrs.frozen
 class Layout:
     """How one file's headers map to columns: ``columns[i]`` is the id of the column at
-    position ``i`` (``None``: ignored), ``unknown`` the headers that named nothing."""
+    position ``i`` (``None``: ignored), ``unknown`` the headers that named nothing,
+    ``repeated`` those that named a column an earlier header had named."""
 
     columns: tuple[str | None, ...]
     unknown: tuple[str, ...]
     key: int | None = None
+    repeated: tuple[str, ...] = ()
 
 
 def _names(kind: ImportKind) -> dict[str, str]:
@@ -147,6 +149,7 @@ def layout(
         mapped[normalize(source, kind)] = column
     found: list[str | None] = []
     unknown: list[str] = []
+    repeated: list[str] = []
     key_at: int | None = None
     for position, cell in enumerate(header):
         name = normalize(cell, kind)
@@ -156,9 +159,9 @@ def layout(
         if column is None or column in found:
             found.append(None)
             if key_at != position and cell.strip():
-                unknown.append(cell.strip())
+                (unknown if column is None else repeated).append(cell.strip())
         else:
             found.append(column)
     if key is not None and key_at is None:
         raise InvalidParameter.one("key", f"the file has no column {key!r}")
-    return Layout(tuple(found), tuple(unknown), key_at)
+    return Layout(tuple(found), tuple(unknown), key_at, tuple(repeated))

@@ -28,7 +28,7 @@ import attrs
 from ..dates import format_wall
 from .csv_columns import COLUMNS, Layout, layout
 from .keys import title_start_key
-from .rows import ImportKind, SourceRow, UnreadableFile
+from .rows import ImportKind, SourceRow, UnreadableFile, refuse_utf16
 from .values import BadValue, read_bool, read_list, read_moment, read_time
 
 #: Date and time cells repeat down a season's rows (every event of a day, every 20:00):
@@ -74,6 +74,12 @@ class CsvFile:
         """Headers that named no column: reported, and their cells ignored."""
         return self.layout.unknown
 
+    @property
+    def repeated(self) -> tuple[str, ...]:
+        """Headers naming a column an earlier header names: reported, and their cells
+        ignored (the first column of a field is the one read)."""
+        return self.layout.repeated
+
 
 def read_csv(
     stream: IO[bytes],
@@ -114,6 +120,8 @@ def _lines(stream: IO[bytes], where: str, max_line: int) -> Iterator[str]:
         if not raw:
             return
         number += 1
+        if number == 1:
+            refuse_utf16(raw, where)
         if len(raw) > max_line:
             raise UnreadableFile(
                 where, f"line {number} is longer than {max_line:,} bytes; this is no CSV file"

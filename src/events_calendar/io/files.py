@@ -125,10 +125,16 @@ def import_file(
             report = import_rows(
                 cal, found.rows, kind=record_kind, default_key=default_key, **options
             )
-            if found.ignored:
-                note = "ignored columns (no such field): " + ", ".join(found.ignored)
-                report = attrs.evolve(report, note=_join(note, report.note))
-            return report
+            notes = (
+                f"ignored columns ({why}): " + ", ".join(headers)
+                for why, headers in (
+                    ("no such field", found.ignored),
+                    ("the same field as an earlier column", found.repeated),
+                )
+                if headers
+            )
+            note = _join(*notes, report.note)
+            return attrs.evolve(report, note=note) if note else report
         if fmt == "ics":
             rows: Iterator[SourceRow] = _ical().read_rows(stream.read(), where=where)
             return import_rows(cal, rows, kind="event", **options)

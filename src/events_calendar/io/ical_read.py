@@ -43,7 +43,7 @@ from ..dates import SystemClock, default_window, resolve_zone, zone_name
 from ..errors import InvalidParameter
 from ..web_addresses import read_web_url
 from .ical_chunks import chunks
-from .rows import SourceRow, UnreadableFile
+from .rows import SourceRow, UnreadableFile, refuse_utf16
 
 __all__ = ["MAX_OCCURRENCES", "TIMEZONE_PROPERTY", "count_vevents", "read_rows"]
 
@@ -99,6 +99,7 @@ def read_rows(
 
 def _decoded(data: bytes, where: str) -> str:
     """The file as text, or ``UnreadableFile`` when it cannot be an iCalendar file."""
+    refuse_utf16(data, where)
     if b"\x00" in data[:65536]:
         raise UnreadableFile(where, "this is a binary file, not an iCalendar (.ics) file")
     try:

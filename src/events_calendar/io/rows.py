@@ -8,6 +8,7 @@ header) raises ``UnreadableFile`` with one sentence a person can act on.
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -15,7 +16,7 @@ import attrs
 
 from ..errors import CalendarError
 
-__all__ = ["ImportKind", "SourceRow", "UnreadableFile"]
+__all__ = ["ImportKind", "SourceRow", "UnreadableFile", "refuse_utf16"]
 
 #: The kinds a file can bring in.
 ImportKind = Literal["event", "venue", "organizer"]
@@ -50,3 +51,25 @@ class UnreadableFile(CalendarError, ValueError):
         super().__init__(f"{path}: {why}", data={"path": path})
         self.path = path
         self.why = why
+
+
+#: Byte order marks of the UTF-32 and UTF-16 encodings (UTF-32's first: FF FE 00 00 also
+#: begins with UTF-16's FF FE).
+_WIDE_BOMS = (
+    ("UTF-32", (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)),
+    ("UTF-16", (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)),
+)
+
+
+def refuse_utf16(head: bytes, where: str) -> None:
+    """Raise ``UnreadableFile`` when a file begins with a UTF-16 (or UTF-32) byte order mark.
+
+    Every format read here is UTF-8. Windows tools save "Unicode" text as UTF-16, whose
+    every other byte of ASCII is NUL: without this, such a file would be called binary,
+    which sends its owner looking for the wrong problem.
+    """
+    for name, marks in _WIDE_BOMS:
+        if head.startswith(marks):
+            raise UnreadableFile(
+                where, f"it is {name} text, not UTF-8; save it as UTF-8 and import it again"
+            )
