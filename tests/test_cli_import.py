@@ -172,6 +172,63 @@ def test_a_bad_map_is_one_line(tmp_path: Path, db: str, capsys: pytest.CaptureFi
     )
 
 
+FEED = (
+    b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//x//EN\r\nBEGIN:VEVENT\r\nUID:a@x\r\n"
+    b"DTSTART:20310501T190000Z\r\nSUMMARY:Gala\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+)
+
+
+def _feed_and_backup(tmp_path: Path) -> dict[str, str]:
+    """An .ics file of one event and a JSON backup of an empty calendar."""
+    (tmp_path / "feed.ics").write_bytes(FEED)
+    ec.connect("memory://").export_file(tmp_path / "backup.json")
+    return {"ics": str(tmp_path / "feed.ics"), "json": str(tmp_path / "backup.json")}
+
+
+@pytest.mark.parametrize(
+    ("fmt", "option", "why"),
+    [
+        ("ics", ["--kind", "venues"], "kind: an iCalendar file holds events"),
+        ("ics", ["--map", "What=title"], "mapping: a mapping reads CSV columns"),
+        ("ics", ["--key", "Ref"], "key: a key column is a CSV column"),
+        ("json", ["--kind", "events"], "kind: a JSON backup holds every kind"),
+        ("json", ["--map", "What=title"], "mapping: a mapping reads CSV columns"),
+        ("json", ["--key", "Ref"], "key: a key column is a CSV column"),
+    ],
+)
+def test_csv_options_are_refused_for_other_formats(
+    tmp_path: Path,
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+    fmt: str,
+    option: list[str],
+    why: str,
+) -> None:
+    """--kind, --map and --key where they mean nothing: one line, exit 1, nothing imported."""
+    path = _feed_and_backup(tmp_path)[fmt]
+    status = main(["import", path, *option, "--db", db])
+    err = capsys.readouterr().err
+    assert (1, 1, True, []) == (status, len(err.splitlines()), why in err, _titles(db))
+
+
+def test_kind_events_is_kept_for_an_ics_file(tmp_path: Path, db: str) -> None:
+    """--kind events says what an .ics file holds anyway: accepted."""
+    path = _feed_and_backup(tmp_path)["ics"]
+    assert (0, ["Gala"]) == (main(["import", path, "--kind", "events", "--db", db]), _titles(db))
+
+
+def test_a_map_naming_no_column_of_the_file_is_refused(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--map for a column the file does not have: one line naming it, exit 1."""
+    status = main(["import", _csv(tmp_path), "--map", "Nope=venue", "--db", db])
+    assert (1, True, []) == (
+        status,
+        "mapping: the file has no column 'Nope'" in capsys.readouterr().err,
+        _titles(db),
+    )
+
+
 def test_venues_kind(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]) -> None:
     """--kind venues reads a venue CSV."""
     path = _csv(tmp_path, "Venue Name,Venue City\nHall,Lyon\n", "venues.csv")

@@ -140,7 +140,7 @@ class Calendar:
         path: str | Path,
         *,
         format: str | None = None,
-        kind: str = "event",
+        kind: str | None = None,
         dry_run: bool = False,
         on_conflict: Literal["skip", "update"] = "skip",
         partial: bool = False,

@@ -242,7 +242,9 @@ def _io_parsers(commands: Any, db_help: str) -> None:
     imp.add_argument("file")
     imp.add_argument("--format", choices=["csv", "ics", "json"], help="default: the extension")
     imp.add_argument(
-        "--kind", default="events", choices=["events", "venues", "organizers"], help="CSV only"
+        "--kind",
+        choices=["events", "venues", "organizers"],
+        help="what a CSV file holds (default: events); refused for a JSON backup",
     )
     imp.add_argument(
         "--dry-run", action="store_true", help="report what would change; write nothing"

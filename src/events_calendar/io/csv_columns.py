@@ -164,4 +164,12 @@ def layout(
             found.append(column)
     if key is not None and key_at is None:
         raise InvalidParameter.one("key", f"the file has no column {key!r}")
+    absent = [
+        source
+        for source in (mapping or {})
+        if normalize(source, kind) not in {normalize(cell, kind) for cell in header}
+    ]
+    if absent:  # a mapping that reads nothing: a typo, or the wrong file
+        columns = ", ".join(repr(source) for source in absent)
+        raise InvalidParameter.one("mapping", f"the file has no column {columns}")
     return Layout(tuple(found), tuple(unknown), key_at, tuple(repeated))

@@ -87,12 +87,47 @@ def _kind(kind: str) -> ImportKind:
     return found
 
 
+@attrs.frozen
+class _Keyed:
+    """What a format other than CSV is, holds and is keyed by, for refusing CSV options."""
+
+    name: str
+    holds: str
+    keyed_by: str
+    kinds: frozenset[ImportKind]
+
+
+_NOT_CSV: dict[Format, _Keyed] = {
+    "ics": _Keyed("an iCalendar file", "holds events", "its UIDs", frozenset({"event"})),
+    "json": _Keyed("a JSON backup", "holds every kind", "ids and slugs", frozenset()),
+}
+
+
+def _refuse_csv_options(
+    fmt: Format, kind: str | None, mapping: Mapping[str, str] | None, key: str | None
+) -> None:
+    """``InvalidParameter`` for an option only CSV files have, given for another format:
+    ignored, it would let a caller believe it did something. ``kind`` stays for what a
+    format holds anyway (``event`` for iCalendar)."""
+    keyed = _NOT_CSV[fmt]
+    if kind is not None and _kind(kind) not in keyed.kinds:
+        raise InvalidParameter.one(
+            "kind", f"{keyed.name} {keyed.holds}; kind= (--kind) says what a CSV file holds"
+        )
+    if mapping:
+        raise InvalidParameter.one("mapping", f"a mapping reads CSV columns; {keyed.name} has none")
+    if key is not None:
+        raise InvalidParameter.one(
+            "key", f"a key column is a CSV column; {keyed.name} is keyed by {keyed.keyed_by}"
+        )
+
+
 def import_file(
     cal: Calendar,
     path: str | Path,
     *,
     format: str | None = None,
-    kind: str = "event",
+    kind: str | None = None,
     dry_run: bool = False,
     on_conflict: OnConflict = "skip",
     partial: bool = False,
@@ -102,9 +137,15 @@ def import_file(
     progress: ProgressArg = None,
     max_line: int = MAX_LINE,
 ) -> ImportReport:
-    """Import a CSV, iCalendar or JSON backup file (see ``Calendar.import_file``)."""
+    """Import a CSV, iCalendar or JSON backup file (see ``Calendar.import_file``).
+
+    ``kind`` (CSV: what the file holds, events when not given), ``mapping`` and ``key`` are
+    CSV options, refused for the other formats (``kind="event"`` stays for iCalendar)."""
     fmt = format_of(path, format)
-    record_kind = _kind(kind)
+    if fmt == "csv":
+        record_kind = _kind(kind or "event")
+    else:
+        _refuse_csv_options(fmt, kind, mapping, key)
     where = str(path)
     options: dict[str, Any] = {
         "dry_run": dry_run,
