@@ -10,7 +10,7 @@ import pytest
 from events_calendar.errors import InvalidParameter
 from events_calendar.io.csv_columns import layout
 from events_calendar.io.csv_read import default_key, read_csv
-from events_calendar.io.rows import SourceRow, UnreadableFile
+from events_calendar.io.rows import IdOrName, SourceRow, UnreadableFile
 from events_calendar.io.values import BadValue, read_bool, read_date, read_time
 
 
@@ -205,9 +205,16 @@ def test_a_full_row_becomes_create_arguments() -> None:
 
 
 def test_organizers_by_ids() -> None:
-    """Space- or comma-separated numbers are organizer ids."""
+    """Space- or comma-separated numbers are organizer ids, or names when no organizer has
+    that id (which only the import engine can tell)."""
     fields = _fields('Event Name,Event Start Date,Organizers\nGala,2031-05-01,"4, 7 9"\n')
-    assert [4, 7, 9] == fields["organizer"]
+    assert [IdOrName("4"), IdOrName("7"), IdOrName("9")] == fields["organizer"]
+
+
+def test_organizers_by_ids_and_names() -> None:
+    """In a list of names, each number may be an id too."""
+    fields = _fields('Event Name,Event Start Date,Organizers\nGala,2031-05-01,"3, Bob"\n')
+    assert [IdOrName("3"), {"organizer": "Bob"}] == fields["organizer"]
 
 
 @pytest.mark.parametrize(

@@ -415,6 +415,31 @@ def test_an_import_leaves_the_cycle_collector_as_it_found_it(cal: ec.Calendar) -
     assert gc.isenabled()
 
 
+def _organizers_of_gala(cal: ec.Calendar, tmp_path: Path, cell: str) -> list[str]:
+    header = "Event Name,Event Start Date,Event Organizer Name(s) or ID(s)\n"
+    report = cal.import_file(_file(tmp_path, f'{header}Gala,2031-05-01,"{cell}"\n'))
+    gala = cal.events.get(report.ids[0])
+    return [cal.organizers.get(i).organizer for i in gala.organizer]
+
+
+def test_an_organizer_cell_mixes_ids_and_names(cal: ec.Calendar, tmp_path: Path) -> None:
+    """``<id>, Bob``: the number is the organizer of that id, the name a name; no organizer
+    is named after the number."""
+    ann = cal.organizers.create(organizer="Ann")
+    linked = _organizers_of_gala(cal, tmp_path, f"{ann.id}, Bob")
+    assert (["Ann", "Bob"], ["Ann", "Bob"]) == (
+        linked,
+        sorted(o.organizer for o in cal.organizers.list().items),
+    )
+
+
+def test_a_number_naming_no_organizer_is_a_name(cal: ec.Calendar, tmp_path: Path) -> None:
+    """In a cell of numbers, one that is no organizer's id is an organizer's name, as the
+    reference's importer reads each item."""
+    ann = cal.organizers.create(organizer="Ann")
+    assert ["Ann", "990"] == _organizers_of_gala(cal, tmp_path, f"{ann.id} 990")
+
+
 def test_a_name_of_non_ascii_digits_is_a_name(cal: ec.Calendar, tmp_path: Path) -> None:
     """A category called "²" (a digit to ``str.isdigit``, not to ``int``) is created by name,
     not read as an id, and never crashes the import."""

@@ -28,7 +28,7 @@ import attrs
 from ..dates import format_wall
 from .csv_columns import COLUMNS, Layout, layout
 from .keys import title_start_key
-from .rows import ImportKind, SourceRow, UnreadableFile, refuse_utf16
+from .rows import IdOrName, ImportKind, SourceRow, UnreadableFile, refuse_utf16
 from .values import BadValue, read_bool, read_list, read_moment, read_time
 
 #: Date and time cells repeat down a season's rows (every event of a day, every 20:00):
@@ -58,6 +58,8 @@ _TEXTS: dict[ImportKind, tuple[str, ...]] = {
 }
 #: Organizer ids as a cell gives them: numbers separated by spaces or commas.
 IDS = re.compile(r"[0-9]+(?:[\s,]+[0-9]+)*")
+#: One item of an organizer cell that may be an id (ASCII digits: ``²`` is a name).
+_NUMBER = re.compile(r"[0-9]+")
 _SUFFIX_POSITIONS = frozenset({"suffix", "postfix", "after"})
 _STATE_COUNTRIES = frozenset({"", "us", "usa", "united states", "united states of america"})
 
@@ -196,10 +198,11 @@ def _event(values: Mapping[str, str], problems: dict[str, str]) -> dict[str, Any
         fields["venue"] = [{"venue": values["venue"]}]
     if values.get("organizer"):
         text = values["organizer"]
-        if IDS.fullmatch(text):
-            fields["organizer"] = [int(n) for n in re.split(r"[\s,]+", text)]
-        else:
-            fields["organizer"] = [{"organizer": name} for name in read_list(text)]
+        items = re.split(r"[\s,]+", text) if IDS.fullmatch(text) else read_list(text)
+        fields["organizer"] = [
+            IdOrName(item) if _NUMBER.fullmatch(item) else {"organizer": item}
+            for item in dict.fromkeys(items)
+        ]
     for name in ("categories", "tags"):
         if values.get(name):
             fields[name] = read_list(values[name])

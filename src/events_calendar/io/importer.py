@@ -37,7 +37,7 @@ from ..validation import read_input
 from .compare import DATE_FIELDS, Comparer
 from .keys import find_records, is_stored
 from .report import ImportReport, RowOutcome
-from .rows import ImportKind, SourceRow
+from .rows import IdOrName, ImportKind, SourceRow
 
 if TYPE_CHECKING:
     from ..calendar import Calendar
@@ -49,6 +49,8 @@ OnConflict = Literal["skip", "update"]
 DefaultKey = Callable[[SourceRow], "str | None"]
 #: Kinds in the order they are written: what events link to first.
 _ORDER: tuple[ImportKind, ...] = ("venue", "organizer", "event")
+#: The links a file may give by number (``IdOrName``).
+_LINKS: tuple[Kind, ...] = ("venue", "organizer")
 #: Matched rows read and compared at a time.
 _READ_BATCH = 1000
 
@@ -107,7 +109,7 @@ def import_rows(
             choices = ", ".join(s.value for s in Status)
             raise InvalidParameter.one("status", f"send one of {choices}") from None
     with _cycle_collection_paused():
-        work = _prepare(list(rows), status, default_key)
+        work = _prepare(_numbers_resolved(cal, list(rows)), status, default_key)
         for each in _ORDER:
             group = [row for row in work if row.source.kind == each and row.outcome is None]
             if group:
@@ -149,6 +151,39 @@ def _cycle_collection_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def _numbers_resolved(cal: Calendar, rows: list[SourceRow]) -> list[SourceRow]:
+    """Rows whose ``IdOrName`` links are ids (of records that exist and the importer may
+    read) or names: one storage lookup per kind for the whole file."""
+    asked = {attr: {int(i.text) for row in rows for i in _numbers(row, attr)} for attr in _LINKS}
+    known = {
+        attr: {i for i, found in cal._context.exist_many(attr, ids).items() if found}
+        for attr, ids in asked.items()
+        if ids
+    }
+    return [_resolved(row, known) for row in rows] if known else rows
+
+
+def _numbers(row: SourceRow, attr: Kind) -> list[IdOrName]:
+    items = row.fields.get(attr)
+    return [i for i in items if isinstance(i, IdOrName)] if isinstance(items, list) else []
+
+
+def _resolved(row: SourceRow, known: Mapping[Kind, set[int]]) -> SourceRow:
+    changed: dict[str, list[Any]] = {}
+    for attr in _LINKS:
+        if not _numbers(row, attr):
+            continue
+        items: list[Any] = []
+        for item in row.fields[attr]:
+            if isinstance(item, IdOrName):
+                number = int(item.text)
+                item = number if number in known[attr] else {attr: item.text}
+            if item not in items:  # "3, 03" names one organizer once
+                items.append(item)
+        changed[attr] = items
+    return attrs.evolve(row, fields={**row.fields, **changed}) if changed else row
 
 
 def _prepare(

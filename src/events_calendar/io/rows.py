@@ -16,10 +16,20 @@ import attrs
 
 from ..errors import CalendarError
 
-__all__ = ["ImportKind", "SourceRow", "UnreadableFile", "refuse_utf16"]
+__all__ = ["IdOrName", "ImportKind", "SourceRow", "UnreadableFile", "refuse_utf16"]
 
 #: The kinds a file can bring in.
 ImportKind = Literal["event", "venue", "organizer"]
+
+
+@attrs.frozen
+class IdOrName:
+    """A linked venue or organizer a file gives as a number (``3`` in ``3, Bob``): the
+    record with that id when one exists that the importer may read, else the one of that
+    name, found or created, as the reference's importer reads each item. A reader knows no
+    storage, so it cannot tell; the engine decides before it matches any row."""
+
+    text: str
 
 
 @attrs.frozen
@@ -28,11 +38,12 @@ class SourceRow:
 
     ``where`` names the row in reports (``"line 12"``, ``"UID 1234@example.com"``). ``fields``
     holds what ``cal.events.create(**fields)`` (or ``venues``/``organizers``) takes: linked
-    venues and organizers may be given inline by name (``{"venue": "Town Hall"}``), categories
-    and tags by name. ``key`` is the row's identity for an idempotent re-import (an iCalendar
-    UID, a CSV key column), or ``None`` to let the engine apply the format's default key.
-    ``refused`` is set, with the reason, for a row the reader found but could not read; the
-    engine reports it and, unless the import is partial, writes nothing.
+    venues and organizers may be given inline by name (``{"venue": "Town Hall"}``) or as an
+    ``IdOrName``, categories and tags by name. ``key`` is the row's identity for an
+    idempotent re-import (an iCalendar UID, a CSV key column), or ``None`` to let the engine
+    apply the format's default key. ``refused`` is set, with the reason, for a row the
+    reader found but could not read; the engine reports it and, unless the import is
+    partial, writes nothing.
     """
 
     where: str
