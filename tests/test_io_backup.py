@@ -157,6 +157,48 @@ def test_a_backup_merges_into_a_calendar_with_data_by_slug(tmp_path: Path) -> No
     ] == [first.summary(), second.summary()]
 
 
+def _copy_then_rename(tmp_path: Path) -> tuple[ec.Calendar, ec.Calendar, int]:
+    """A calendar, a copy of it (the same identity: a restored backup), and the id of an
+    event the original renamed after the copy, so the copy knows neither its new slug nor
+    the former one; the original's backup is in ``after.json``."""
+    source = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    gala = source.events.create(
+        title="Gala", start_date="2031-05-01 19:00", end_date="2031-05-01 23:00"
+    )
+    source.export_file(tmp_path / "before.json")
+    copy = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    copy.import_file(tmp_path / "before.json")
+    source.events.update(gala.id, slug="grand-gala")
+    source.export_file(tmp_path / "after.json")
+    return source, copy, gala.id
+
+
+def test_a_backup_of_this_calendar_merges_by_id_first(tmp_path: Path) -> None:
+    """A record of the calendar's own backup whose slug changed is found by its id: updated,
+    not duplicated."""
+    _, copy, gala_id = _copy_then_rename(tmp_path)
+    report = copy.import_file(tmp_path / "after.json", on_conflict="update")
+    events = copy.events.list(start_date="2031-01-01", end_date="2032-01-01").items
+    assert ("created 0, updated 1, unchanged 0, refused 0", [(gala_id, "grand-gala")]) == (
+        report.summary(),
+        [(e.id, e.slug) for e in events],
+    )
+
+
+def test_an_id_and_a_slug_naming_two_records_refuse_the_row(tmp_path: Path) -> None:
+    """The id names one event and the slug another: the row could be either, so it is
+    refused with both named."""
+    _, copy, gala_id = _copy_then_rename(tmp_path)
+    other = copy.events.create(
+        title="Grand gala", start_date="2031-06-01 19:00", end_date="2031-06-01 23:00"
+    )
+    report = copy.import_file(tmp_path / "after.json", on_conflict="update")
+    assert [
+        f"event {gala_id}: refused: its id names event {gala_id} ('gala') but its slug "
+        f"'grand-gala' names event {other.id}; change one of the two slugs and import again"
+    ] == [row.line() for row in report.refusals]
+
+
 def test_a_backup_carries_the_calendar_identity(tmp_path: Path) -> None:
     """The restored calendar has the source's identity; a backup without one (written before
     identities were kept) restores with the target's own."""

@@ -17,7 +17,8 @@ it. The file is one JSON object::
 It is written a record at a time, so memory stays bounded by a batch of records. Restoring
 into an empty calendar is a copy from the file (one transaction, ids kept). Importing into a
 calendar that has data merges instead, through the import engine: each venue, organizer and
-event is matched by its slug (current or former), and its links travel by name.
+event is matched by its id and then its slug (current or former) when the backup is of the
+same calendar, by its slug alone when it is another calendar's, and its links travel by name.
 """
 
 from __future__ import annotations
@@ -186,17 +187,26 @@ def read_backup(stream: IO[bytes], *, where: str) -> BackupSnapshot:
     return BackupSnapshot(data, where)
 
 
-def backup_rows(snapshot: BackupSnapshot) -> Iterator[SourceRow]:
+def backup_rows(snapshot: BackupSnapshot, *, own: bool) -> Iterator[SourceRow]:
     """A backup's venues, organizers and events as import rows, for merging into a calendar
-    with data: each keyed by its slug, an event's links given by name (and a venue's or
-    organizer's own fields, so the same record is found or made)."""
+    with data, an event's links given by name (and a venue's or organizer's own fields, so
+    the same record is found or made).
+
+    Each row is keyed by its id, then its slug, when the backup is the calendar's ``own``
+    (the same identity: ids name the same records), else by its slug alone: another
+    calendar's ids name unrelated records here, which a match would skip or overwrite.
+    """
     linked: dict[int, dict[str, Any]] = {}
     converter = make_storage_converter()
+
+    def key(record: Record) -> str:
+        return f"id+slug:{record.id}|{record.slug}" if own else f"slug:{record.slug}"
+
     for kind in ("venue", "organizer"):
         for record in _live(snapshot.records[kind]):
             fields = _fields(converter, record)
             linked[record.id] = fields
-            yield SourceRow(f"{kind} {record.id}", kind, fields, key=f"slug:{record.slug}")
+            yield SourceRow(f"{kind} {record.id}", kind, fields, key=key(record))
     terms = {r.id: r.name for kind in ("category", "tag") for r in snapshot.records[kind]}
     for event in _live(snapshot.records["event"]):
         assert isinstance(event, Event)
@@ -206,7 +216,7 @@ def backup_rows(snapshot: BackupSnapshot) -> Iterator[SourceRow]:
             fields[name] = [linked[i] for i in getattr(event, name) if i in linked]
         for name in ("categories", "tags"):
             fields[name] = [terms[i] for i in getattr(event, name) if i in terms]
-        yield SourceRow(f"event {event.id}", "event", fields, key=f"slug:{event.slug}")
+        yield SourceRow(f"event {event.id}", "event", fields, key=key(event))
 
 
 def _live(records: list[Record]) -> list[Record]:

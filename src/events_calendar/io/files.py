@@ -189,10 +189,12 @@ def _join(*notes: str) -> str:
 def _import_backup(
     cal: Calendar, snapshot: BackupSnapshot, options: dict[str, Any]
 ) -> ImportReport:
-    """A backup restored exactly into an empty calendar, merged by slug into one with data."""
+    """A backup restored exactly into an empty calendar, merged into one with data (by id
+    and slug when the backup is of this calendar, by slug when it is another's)."""
     backend = cal.backend
     if any(backend.last_id(family) for family in ("post", "term", "user", "credential")):
-        return import_rows(cal, backup_rows(snapshot), kind="event", **options)
+        own = snapshot.calendar_identity() == backend.calendar_identity()
+        return import_rows(cal, backup_rows(snapshot, own=own), kind="event", **options)
     rows = tuple(
         RowOutcome(f"{kind} {record.id}", "created", None if options["dry_run"] else record.id)
         for kind, records in snapshot.records.items()

@@ -35,7 +35,7 @@ from ..row_reader import RowReader
 from ..statuses import Status
 from ..validation import read_input
 from .compare import DATE_FIELDS, Comparer
-from .keys import find_records, is_stored
+from .keys import KeyConflict, find_records, is_stored
 from .report import ImportReport, RowOutcome
 from .rows import IdOrName, ImportKind, SourceRow
 
@@ -215,6 +215,9 @@ def _match(cal: Calendar, kind: Kind, rows: list[_Row], on_conflict: OnConflict)
     matched: list[tuple[_Row, Record]] = []
     for row in rows:
         record = found.get(row.key) if row.key is not None else None
+        if isinstance(record, KeyConflict):
+            row.refuse(record.reason)
+            continue
         if record is None:
             continue
         row.match = record.id

@@ -12,7 +12,11 @@ A key is text whose prefix says how it is found:
   existing event (``match_existing_post``). Found from the events themselves, never stored.
 - ``name:<name>``: the venue or organizer of that name (ignoring case), oldest first, as the
   reference's importer finds venues and organizers. Never stored.
-- ``id:<n>`` and ``slug:<slug>``: the record with that id, else that slug (JSON files).
+- ``slug:<slug>``: the record with that slug, current or former (a JSON backup of another
+  calendar, whose ids mean nothing here).
+- ``id+slug:<n>|<slug>``: the record with that id, else that slug (a JSON backup of this
+  calendar, see ``backup_rows``); when the id names one live record and the slug another,
+  the key matches neither: it is a ``KeyConflict``, and the row is refused.
 - anything else (``csv:<column>:<value>`` from ``--key``): a stored import key.
 
 A key that names a record no longer there, or one in the trash, matches nothing: the row
@@ -25,18 +29,36 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
+import attrs
+
 from ..dates import format_wall
 from ..records import RECORD_CLASSES, Kind, Record
 from ..statuses import Status
 from ..storage import Backend
 
-__all__ = ["OWN_UID", "find_records", "is_stored", "own_event", "own_uid", "title_start_key"]
+__all__ = [
+    "OWN_UID",
+    "KeyConflict",
+    "find_records",
+    "is_stored",
+    "own_event",
+    "own_uid",
+    "title_start_key",
+]
 
 #: The UID a calendar gives its own events in iCalendar files: the event's id, and the
 #: calendar's identity (``Storage.calendar_identity``), since every calendar numbers from 1.
 OWN_UID = "event-{id}@{calendar}.events-calendar"
 _OWN = re.compile(r"uid:event-([1-9][0-9]{0,17})@([0-9a-f]{16})\.events-calendar")
-_DERIVED = ("title+start:", "name:", "id:", "slug:")
+_DERIVED = ("title+start:", "name:", "id+slug:", "slug:")
+
+
+@attrs.frozen
+class KeyConflict:
+    """What ``find_records`` gives for a key whose parts name two different records: the
+    row could be either, so it is refused with ``reason`` rather than guessed."""
+
+    reason: str
 
 
 def own_uid(record_id: int, calendar: str) -> str:
@@ -65,15 +87,18 @@ def is_stored(key: str, record_id: int, calendar: str) -> bool:
 
 
 def find_records(backend: Backend, kind: Kind, keys: Collection[str]) -> dict[str, Any]:
-    """The live (not trashed) record each key names; unmatched keys are absent.
+    """The live (not trashed) record each key names, or a ``KeyConflict``; unmatched keys
+    are absent.
 
-    A constant number of storage queries per prefix, whatever the number of keys.
+    A constant number of storage queries per prefix, whatever the number of keys (and one
+    per slug).
     """
     candidates: dict[str, list[int]] = {}
     stored: list[str] = []
     titles: dict[str, list[str]] = {}
     names: dict[str, list[str]] = {}
     slugs: list[str] = []
+    pairs: dict[str, tuple[int, int | None]] = {}  # id+slug key -> (its id, its slug's)
     calendar = backend.calendar_identity() if kind == "event" else ""
     for key in keys:
         prefix, _, rest = key.partition(":")
@@ -86,8 +111,9 @@ def find_records(backend: Backend, kind: Kind, keys: Collection[str]) -> dict[st
             titles.setdefault(title, []).append(key)
         elif prefix == "name":
             names.setdefault(rest.strip().casefold(), []).append(key)
-        elif prefix == "id" and rest.isdigit():
-            candidates[key] = [int(rest)]
+        elif prefix == "id+slug":
+            number, _, slug = rest.partition("|")
+            pairs[key] = (int(number), backend.find_slug(kind, slug))
         elif prefix == "slug":
             slugs.append(key)
         else:
@@ -102,8 +128,21 @@ def find_records(backend: Backend, kind: Kind, keys: Collection[str]) -> dict[st
         for name, ids in backend.find_names(kind, list(by_name)).items():
             for key in by_name[name]:
                 candidates[key] = ids
-    live = _live(backend, kind, {i for ids in candidates.values() for i in ids})
+    wanted = {i for ids in candidates.values() for i in ids}
+    wanted |= {i for pair in pairs.values() for i in pair if i is not None}
+    live = _live(backend, kind, wanted)
     found: dict[str, Any] = {}
+    for key, (record_id, slug_id) in pairs.items():
+        by_id = live.get(record_id)
+        by_slug = live.get(slug_id) if slug_id is not None else None
+        if by_id is not None and by_slug is not None and by_id.id != by_slug.id:
+            found[key] = KeyConflict(
+                f"its id names {kind} {by_id.id} ({by_id.slug!r}) but its slug "
+                f"{key.partition('|')[2]!r} names {kind} {by_slug.id}; change one of the two "
+                "slugs and import again"
+            )
+        elif by_id is not None or by_slug is not None:
+            found[key] = by_id if by_id is not None else by_slug
     for key, ids in candidates.items():
         for record_id in ids:
             record = live.get(record_id)
