@@ -210,7 +210,7 @@ class PostCollection(Generic[P]):
                 return current
             if current.status == Status.TRASH:
                 raise InTrash(
-                    f"The {self.kind} with ID {record_id} is already in the trash; "
+                    f"The {self.kind} with ID {current.id} is already in the trash; "
                     "delete it with force=True to remove it for good.",
                     code=error_code(self.kind, "is-in-trash"),
                 )
