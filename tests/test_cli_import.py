@@ -3,6 +3,8 @@ exit 1 when anything was refused, one line and exit 1 for a file that cannot be 
 
 from __future__ import annotations
 
+import resource
+import subprocess
 import sys
 from pathlib import Path
 
@@ -419,3 +421,73 @@ def test_an_ics_export_imports_again_unchanged(
         status,
         capsys.readouterr().out,
     )
+
+
+#: Address space for a command run under a memory limit: enough to start and import, far
+#: less than the 2 GiB file it is given.
+_MEMORY_LIMIT = 400 * 1024 * 1024
+
+
+def _sparse(path: Path, head: bytes, tail: bytes) -> str:
+    """A 2 GiB file of ``head``, NUL bytes and ``tail``, stored sparse (a few blocks)."""
+    with path.open("wb") as file:
+        file.write(head)
+        file.seek(2 * 1024**3)
+        file.write(tail)
+    return str(path)
+
+
+def _import_with_little_memory(path: str, tmp_path: Path) -> tuple[int, list[str]]:
+    """The exit status and stderr lines of ``import path`` run with ``_MEMORY_LIMIT``."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (_MEMORY_LIMIT, _MEMORY_LIMIT))
+
+    run = subprocess.run(  # noqa: S603 - our own interpreter and command
+        [sys.executable, "-m", "events_calendar.cli", "import", path, "--db", "memory://"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        preexec_fn=limit,  # only setrlimit, before exec
+        check=False,
+    )
+    return run.returncode, run.stderr.splitlines()
+
+
+def test_a_2gb_line_in_an_ics_file_is_one_line_without_reading_it(tmp_path: Path) -> None:
+    """An .ics file with a 2 GiB line, imported with 400 MiB of memory: refused in one line
+    naming the line, the file never read whole."""
+    path = _sparse(tmp_path / "huge.ics", b"BEGIN:VCALENDAR\r\nX-HUGE:", b"x\r\nEND:VCALENDAR\r\n")
+    why = (
+        "line 2 is longer than 1,048,576 bytes; no iCalendar line is (they are folded at 75 bytes)"
+    )
+    assert (1, [f"events-calendar: {path}: {why}"]) == _import_with_little_memory(path, tmp_path)
+
+
+def test_a_json_file_too_large_for_memory_is_one_line(tmp_path: Path) -> None:
+    """A 2 GiB JSON backup (one long line, as backups legitimately are) imported with
+    400 MiB of memory: one line saying so, exit 1, no traceback."""
+    path = _sparse(tmp_path / "huge.json", b'{"format": "events-calendar-backup", "x": "', b'"}\n')
+    why = "it is too large to read into memory (2,147,483,651 bytes); a backup is read whole"
+    assert (1, [f"events-calendar: {path}: {why}"]) == _import_with_little_memory(path, tmp_path)
+
+
+def test_running_out_of_memory_while_parsing_is_one_line(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Memory that runs out in the iCalendar parser (a file of many small lines, too many
+    for the machine) ends with one line and exit 1, never a traceback."""
+    import icalendar
+
+    def exhausted(*args: object, **kwargs: object) -> object:
+        raise MemoryError
+
+    monkeypatch.setattr(icalendar.Calendar, "from_ical", exhausted)
+    (tmp_path / "feed.ics").write_bytes(FEED)
+    status = main(["import", str(tmp_path / "feed.ics"), "--db", db])
+    assert (
+        1,
+        "events-calendar: out of memory; the work is too large for this machine's memory "
+        "(import a large file in parts)\n",
+    ) == (status, capsys.readouterr().err)

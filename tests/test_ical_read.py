@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -9,11 +10,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from events_calendar import connect
 from events_calendar.dates import resolve_zone
 from events_calendar.io import ical_chunks, ical_read
-from events_calendar.io.ical import MAX_OCCURRENCES, count_vevents, read_rows
+from events_calendar.io.ical import MAX_OCCURRENCES, count_vevents, read_file, read_rows
 from events_calendar.io.rows import SourceRow, UnreadableFile
 
 DATA = Path(__file__).parent / "data" / "ical"
@@ -329,6 +332,29 @@ def test_a_utf16_file_is_named_as_such() -> None:
     assert "w.ics: it is UTF-16 text, not UTF-8; save it as UTF-8 and import it again" == str(
         raised.value
     )
+
+
+@given(
+    lines=st.lists(st.integers(0, 40), max_size=12),
+    ending=st.sampled_from([b"\n", b"\r\n"]),
+    last_ends=st.booleans(),
+    max_line=st.integers(1, 30),
+)
+def test_read_file_refuses_the_first_line_over_the_limit(
+    lines: list[int], ending: bytes, last_ends: bool, max_line: int
+) -> None:
+    """Whatever the block boundaries, ``read_file`` returns the bytes when every line (its
+    break included) fits ``max_line``, and otherwise names the first line that does not."""
+    texts = [b"x" * n + ending for n in lines]
+    if texts and not last_ends:
+        texts[-1] = texts[-1].removesuffix(ending)
+    data = b"".join(texts)
+    too_long = [n for n, text in enumerate(texts, 1) if len(text) > max_line]
+    if not too_long:
+        assert data == read_file(io.BytesIO(data), where="f", max_line=max_line)
+    else:
+        with pytest.raises(UnreadableFile, match=f"^f: line {too_long[0]} is longer than"):
+            read_file(io.BytesIO(data), where="f", max_line=max_line)
 
 
 def test_a_file_without_vevents_yields_nothing() -> None:

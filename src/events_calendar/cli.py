@@ -375,6 +375,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CalendarError as error:
         print(f"events-calendar: {error.message}", file=sys.stderr)
         return 1
+    except MemoryError:  # a file or calendar too large for this machine: still one line
+        print(
+            "events-calendar: out of memory; the work is too large for this machine's "
+            "memory (import a large file in parts)",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         return 130
     return status or 0

@@ -43,7 +43,7 @@ from ..records import (
 from ..statuses import Status
 from ..storage import CALENDAR_IDENTITY, Backend, Family
 from ..transfer import FAMILIES, ORDER, BackendSnapshot
-from .rows import SourceRow, UnreadableFile, refuse_utf16
+from .rows import SourceRow, UnreadableFile, refuse_utf16, too_large
 
 __all__ = ["FORMAT", "BackupSnapshot", "backup_rows", "read_backup", "write_backup"]
 
@@ -165,7 +165,20 @@ def _id_maps(found: Any, name: str, where: str) -> dict[Kind, dict[str, int]]:
 
 
 def read_backup(stream: IO[bytes], *, where: str) -> BackupSnapshot:
-    """A backup file's contents; ``UnreadableFile`` when it is not one."""
+    """A backup file's contents; ``UnreadableFile`` when it is not one, or when it is too
+    large for memory.
+
+    A backup is one JSON object, legitimately one long line, and is read whole: a line or
+    size limit would refuse the backups of large calendars, so the bound is the machine's
+    memory, and running out of it is reported as one sentence like any unreadable file.
+    """
+    try:
+        return _read_backup(stream, where)
+    except MemoryError:
+        raise too_large(stream, where, "a backup is read whole") from None
+
+
+def _read_backup(stream: IO[bytes], where: str) -> BackupSnapshot:
     text = stream.read()
     refuse_utf16(text, where)
     try:

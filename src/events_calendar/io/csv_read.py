@@ -28,7 +28,7 @@ import attrs
 from ..dates import format_wall
 from .csv_columns import COLUMNS, Layout, layout
 from .keys import title_start_key
-from .rows import IdOrName, ImportKind, SourceRow, UnreadableFile, refuse_utf16
+from .rows import MAX_LINE, IdOrName, ImportKind, SourceRow, UnreadableFile, refuse_utf16
 from .values import BadValue, read_bool, read_list, read_moment, read_time
 
 #: Date and time cells repeat down a season's rows (every event of a day, every 20:00):
@@ -36,10 +36,8 @@ from .values import BadValue, read_bool, read_list, read_moment, read_time
 _read_moment = functools.lru_cache(maxsize=4096)(read_moment)
 _read_time = functools.lru_cache(maxsize=4096)(read_time)
 
-__all__ = ["IDS", "MAX_LINE", "CsvFile", "default_key", "read_csv"]
+__all__ = ["IDS", "CsvFile", "default_key", "read_csv"]
 
-#: The longest line a CSV file may have, in bytes (a line longer than this is no CSV row).
-MAX_LINE = 1 << 20
 _BOOLEANS = ("all_day", "hide_from_listings", "sticky", "featured", "show_map_link", "show_map")
 _TEXTS: dict[ImportKind, tuple[str, ...]] = {
     "event": ("title", "description", "excerpt", "timezone", "website", "status"),

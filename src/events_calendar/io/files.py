@@ -18,11 +18,11 @@ from ..errors import CalendarError, InvalidParameter
 from ..progress import ProgressArg
 from ..transfer import restore
 from .backup import BackupSnapshot, backup_rows, read_backup, write_backup
-from .csv_read import MAX_LINE, default_key, read_csv
+from .csv_read import default_key, read_csv
 from .csv_write import write_csv
 from .importer import OnConflict, import_rows
 from .report import ImportReport, RowOutcome
-from .rows import ImportKind, SourceRow, UnreadableFile
+from .rows import MAX_LINE, ImportKind, SourceRow, UnreadableFile
 from .walk import walk_events
 
 if TYPE_CHECKING:
@@ -177,7 +177,10 @@ def import_file(
             note = _join(*notes, report.note)
             return attrs.evolve(report, note=note) if note else report
         if fmt == "ics":
-            rows: Iterator[SourceRow] = _ical().read_rows(stream.read(), where=where)
+            ical = _ical()
+            data = ical.read_file(stream, where=where, max_line=max_line)
+            rows: Iterator[SourceRow] = ical.read_rows(data, where=where)
+            del data  # the rows hold the text they need
             return import_rows(cal, rows, kind="event", **options)
         return _import_backup(cal, read_backup(stream, where=where), options)
 

@@ -30,7 +30,7 @@ import warnings
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from itertools import chain, islice
-from typing import Any
+from typing import IO, Any
 from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
@@ -43,9 +43,9 @@ from ..dates import SystemClock, default_window, resolve_zone, zone_name
 from ..errors import InvalidParameter
 from ..web_addresses import read_web_url
 from .ical_chunks import chunks
-from .rows import SourceRow, UnreadableFile, refuse_utf16
+from .rows import MAX_LINE, SourceRow, UnreadableFile, refuse_utf16, too_large
 
-__all__ = ["MAX_OCCURRENCES", "TIMEZONE_PROPERTY", "count_vevents", "read_rows"]
+__all__ = ["MAX_OCCURRENCES", "TIMEZONE_PROPERTY", "count_vevents", "read_file", "read_rows"]
 
 #: The most occurrences one series may bring in from its window.
 MAX_OCCURRENCES = 5000
@@ -97,6 +97,40 @@ def read_rows(
 # --- the file ------------------------------------------------------------------------------
 
 
+def read_file(stream: IO[bytes], *, where: str, max_line: int = MAX_LINE) -> bytes:
+    """The bytes of an .ics file, read a block at a time; ``UnreadableFile`` for a line
+    longer than ``max_line`` bytes (its line break included) or a file too large for memory.
+
+    RFC 5545 folds content lines at 75 octets, so no iCalendar writer comes near the limit,
+    and the parser would hold such a line several times over. The check streams: a line is
+    refused once ``max_line`` bytes of it were read, so a 2 GB line costs a megabyte. A
+    block is never longer than ``max_line``, so only a line that runs across blocks can be
+    too long, and that is what is tracked.
+    """
+    block_size = max(1, min(max_line, MAX_LINE))
+    parts: list[bytes] = []
+    lines = run = 0  # line breaks before the current line, and its bytes so far
+    try:
+        while block := stream.read(block_size):
+            first = block.find(b"\n")
+            if run + (len(block) if first < 0 else first + 1) > max_line:
+                raise UnreadableFile(
+                    where,
+                    f"line {lines + 1} is longer than {max_line:,} bytes; no iCalendar line "
+                    "is (they are folded at 75 bytes)",
+                )
+            if first >= 0:
+                lines += block.count(b"\n")
+                run = len(block) - block.rfind(b"\n") - 1
+            else:
+                run += len(block)
+            parts.append(block)
+        return b"".join(parts)
+    except MemoryError:
+        parts.clear()
+        raise too_large(stream, where, "an iCalendar file is read whole") from None
+
+
 def _decoded(data: bytes, where: str) -> str:
     """The file as text, or ``UnreadableFile`` when it cannot be an iCalendar file."""
     refuse_utf16(data, where)
@@ -110,12 +144,12 @@ def _decoded(data: bytes, where: str) -> str:
             f"the file is not UTF-8 text (byte 0x{data[bad.start]:02X} at offset {bad.start}); "
             "iCalendar files are UTF-8, so save it as UTF-8 and import it again",
         ) from None
-    stripped = text.strip()
-    if not stripped.upper().startswith("BEGIN:VCALENDAR"):
+    # The ends alone: upper-casing the whole text would copy it twice more.
+    if not text[:4096].lstrip().upper().startswith("BEGIN:VCALENDAR"):
         raise UnreadableFile(
             where, "this is not an iCalendar file: it does not begin with BEGIN:VCALENDAR"
         )
-    if not stripped.upper().endswith("END:VCALENDAR"):
+    if not text[-4096:].rstrip().upper().endswith("END:VCALENDAR"):
         raise UnreadableFile(
             where, "the iCalendar file is truncated: it does not end with END:VCALENDAR"
         )

@@ -9,17 +9,30 @@ header) raises ``UnreadableFile`` with one sentence a person can act on.
 from __future__ import annotations
 
 import codecs
+import os
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 import attrs
 
 from ..errors import CalendarError
 
-__all__ = ["IdOrName", "ImportKind", "SourceRow", "UnreadableFile", "refuse_utf16"]
+__all__ = [
+    "MAX_LINE",
+    "IdOrName",
+    "ImportKind",
+    "SourceRow",
+    "UnreadableFile",
+    "refuse_utf16",
+    "too_large",
+]
 
 #: The kinds a file can bring in.
 ImportKind = Literal["event", "venue", "organizer"]
+#: The longest line, in bytes with its line break, a CSV or iCalendar file may have: no row
+#: of a spreadsheet nor a folded iCalendar line comes near it, and a reader that meets a
+#: longer one (a binary file, a 2 GB line) refuses the file having read this much of it.
+MAX_LINE = 1 << 20
 
 
 @attrs.frozen
@@ -84,3 +97,14 @@ def refuse_utf16(head: bytes, where: str) -> None:
             raise UnreadableFile(
                 where, f"it is {name} text, not UTF-8; save it as UTF-8 and import it again"
             )
+
+
+def too_large(stream: IO[bytes], where: str, why: str) -> UnreadableFile:
+    """The error for a file that ran out of memory being read (``why``: that its format is
+    read whole), with its size when the stream is a file: the machine's memory is the
+    bound, so no fixed size is refused beforehand."""
+    try:
+        size = f" ({os.fstat(stream.fileno()).st_size:,} bytes)"
+    except (OSError, ValueError, AttributeError):
+        size = ""
+    return UnreadableFile(where, f"it is too large to read into memory{size}; {why}")
