@@ -123,3 +123,28 @@ def test_search_index_is_whole_after_a_bulk_load(tmp_path: Path) -> None:
     _calendar(backend).events.bulk_create(_rows(130))
     backend.engine.execute("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)")
     assert 130 == backend.engine.execute("SELECT count(*) FROM events_fts").scalar()
+
+
+def _fts_settings(backend: SQLiteBackend) -> dict[str, int]:
+    """The FTS5 settings stored for the search index that differ from FTS5's defaults."""
+    defaults = {"automerge": 4, "hashsize": 1024 * 1024}
+    rows = backend.engine.execute("SELECT k, v FROM events_fts_config WHERE k != 'version'").rows
+    return {k: v for k, v in rows if defaults.get(k) != v}
+
+
+@pytest.mark.parametrize("beside", [0, 4], ids=["empty", "beside-events"])
+def test_search_index_settings_are_fts5_defaults_after_a_bulk_load(
+    tmp_path: Path, beside: int
+) -> None:
+    """A load indexes with a larger FTS5 hash and, into an empty index, no merging until one
+    ``optimize``; afterwards the index takes single writes with FTS5's own settings, and a
+    search finds both loaded and later events."""
+    backend = _sqlite(tmp_path)
+    cal = _calendar(backend)
+    cal.events.bulk_create(_rows(beside))
+    cal.events.bulk_create(_rows(130))
+    assert {} == _fts_settings(backend)
+    backend.engine.execute("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)")
+    cal.events.create(title="Row late", start_date="2031-03-01 10:00", end_date="2031-03-01 11:00")
+    page = cal.events.list(search="row", start_date="2031-01-01", end_date="2032-01-01")
+    assert beside + 131 == page.total

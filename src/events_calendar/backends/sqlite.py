@@ -70,6 +70,11 @@ _COUNT_TRIGGERS = ("event_categories_count_insert", "event_tags_count_insert")
 #: Events in one chunk of ``replace_many`` from which their upkeep is done set-wise
 #: (``SQLiteBackend._rewrite``): below it, dropping and re-creating the triggers costs more.
 SET_WISE = 64
+#: FTS5 settings for a bulk load's indexing (``SQLiteBackend._index_loaded``), FTS5's
+#: defaults for them, and the statement that sets one.
+_FTS_LOAD_SETTINGS = (("hashsize", 64 * 1024 * 1024), ("automerge", 0))
+_FTS_DEFAULTS = {"hashsize": 1024 * 1024, "automerge": 4}
+_FTS_SETTING = "INSERT INTO events_fts(events_fts, rank) VALUES (?, ?)"
 #: Up to this many values go inline in ``IN (?, ...)``; more travel as one JSON array.
 _INLINE = 500
 
@@ -559,11 +564,7 @@ class SQLiteBackend(SQLStore):
         for _, sql in indexes:
             engine.execute(sql)
         last = self.last_id("post")
-        engine.execute(
-            "INSERT INTO events_fts(rowid, title, excerpt, description)"
-            " SELECT id, title, excerpt, description FROM events WHERE id BETWEEN ? AND ?",
-            [first, last],
-        )
+        self._index_loaded(first, last, empty=empty)
         self._raise_term_counts(first, last)
         for sql, params in raise_counts(self.dialect, first, last):
             engine.execute(sql, params)
@@ -572,6 +573,33 @@ class SQLiteBackend(SQLStore):
         engine.execute(  # one entry for the load, not one per row: "anything changed"
             "INSERT INTO changes (kind, record_id, op) VALUES (?, 0, 'insert')", [ANYTHING]
         )
+
+    def _index_loaded(self, first: int, last: int, *, empty: bool) -> None:
+        """The search index takes the loaded events (ids ``first`` to ``last``) in one
+        statement.
+
+        FTS5 writes its pending terms out as a new segment every ``hashsize`` bytes (1 MiB by
+        default) and merges segments as they pile up (``automerge``): at a million events that
+        is most of a load's indexing, and it grows faster than the events do. A 64 MiB hash
+        writes a segment a sixty-fourth as often. Into an empty index, merging also waits for
+        one ``optimize`` at the end, which leaves one segment, so searches are as fast as
+        after a default build (measured at 500,000 events): indexing 1.1 million events took
+        137 s against 172 s, 100,000 took 5.7 s against 7.1 s. Beside indexed events the
+        larger hash alone (an ``optimize`` would rewrite the whole index). The settings go
+        back to FTS5's defaults afterwards, so later writes index as ever.
+        """
+        settings = _FTS_LOAD_SETTINGS if empty else _FTS_LOAD_SETTINGS[:1]
+        for name, value in settings:
+            self.engine.execute(_FTS_SETTING, [name, value])
+        self.engine.execute(
+            "INSERT INTO events_fts(rowid, title, excerpt, description)"
+            " SELECT id, title, excerpt, description FROM events WHERE id BETWEEN ? AND ?",
+            [first, last],
+        )
+        if empty:
+            self.engine.execute("INSERT INTO events_fts(events_fts) VALUES ('optimize')")
+        for name, _ in settings:
+            self.engine.execute(_FTS_SETTING, [name, _FTS_DEFAULTS[name]])
 
     def _drop_triggers(self, names: Sequence[str]) -> list[str]:
         """Drop the triggers of these names; the text that re-creates them as they were."""
