@@ -340,6 +340,41 @@ def test_the_database_defaults_to_the_environment(
     assert ["Opening", "Matinee"] == _titles(db)
 
 
+def test_a_dry_run_creates_no_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--dry-run against an SQLite file that does not exist reports as against an empty
+    calendar and leaves no file behind."""
+    missing = tmp_path / "new.db"
+    status = main(["import", _csv(tmp_path), "--dry-run", "--db", f"sqlite:///{missing}"])
+    assert (0, "created 2, updated 0, unchanged 0, refused 0", []) == (
+        status,
+        capsys.readouterr().out.splitlines()[-1],
+        sorted(p.name for p in tmp_path.glob("new.db*")),
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\x00binary", SEASON + "Broken,2031-05-03,25:00,,\n"],
+    ids=["unreadable", "a-refused-row"],
+)
+def test_a_failed_import_creates_no_default_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """An import that writes nothing (an unreadable file, a refused row) leaves no
+    events.db where there was none."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("EVENTS_CALENDAR_DB", raising=False)
+    status = main(["import", _csv(tmp_path, text)])
+    assert (1, []) == (status, sorted(p.name for p in tmp_path.glob("events.db*")))
+
+
+def test_a_failed_import_keeps_a_database_that_was_there(tmp_path: Path, db: str) -> None:
+    """The same failure against an existing (empty) database leaves it where it was."""
+    ec.connect(db).close()
+    main(["import", _csv(tmp_path, SEASON + "Broken,2031-05-03,25:00,,\n"), "--db", db])
+    assert (tmp_path / "cal.db").exists()
+
+
 def test_export_takes_the_filters_of_the_events_list(
     tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

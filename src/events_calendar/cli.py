@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
@@ -25,6 +26,7 @@ from .statuses import Role
 
 if TYPE_CHECKING:
     from .http.limits import HttpLimits
+    from .io.report import ImportReport
 
 __all__ = ["main"]
 
@@ -188,25 +190,78 @@ def _mapping(pairs: Sequence[str] | None) -> dict[str, str]:
 
 
 def _import(args: argparse.Namespace) -> int:
-    with _open(args.db) as cal:
-        try:
-            report = cal.import_file(
-                args.file,
-                format=args.format,
-                kind=args.kind,
-                dry_run=args.dry_run,
-                on_conflict=args.on_conflict,
-                partial=args.partial,
-                mapping=_mapping(args.map),
-                status=args.status,
-                key=args.key,
-                progress=True if sys.stderr.isatty() else None,
-            )
-        except OSError as error:
-            raise _Fail(f"{args.file}: {error.strerror or error}") from None
+    """Import into ``--db``; a database file that was not there before is left only when
+    the import wrote to it (a dry run, a failure or a refused row make none)."""
+    url = args.db or default_url()
+    new = _new_sqlite_file(url)
+    if new is not None and args.dry_run:
+        url, new = "sqlite://", None  # the empty calendar a missing file would be
+    made = new if new is not None and _claim(new) else None
+    report: ImportReport | None = None
+    unused = made is not None
+    try:
+        with _open(url) as cal:
+            try:
+                report = _import_into(cal, args)
+            finally:  # empty too: nobody else wrote to the new file meanwhile
+                unused = made is not None and not (report and report.written) and _empty(cal)
+    finally:
+        if unused and made is not None:
+            _discard(made)
     for line in report.lines():
         print(line)
     return 1 if report.refused else 0
+
+
+def _import_into(cal: Calendar, args: argparse.Namespace) -> ImportReport:
+    try:
+        return cal.import_file(
+            args.file,
+            format=args.format,
+            kind=args.kind,
+            dry_run=args.dry_run,
+            on_conflict=args.on_conflict,
+            partial=args.partial,
+            mapping=_mapping(args.map),
+            status=args.status,
+            key=args.key,
+            progress=True if sys.stderr.isatty() else None,
+        )
+    except OSError as error:
+        raise _Fail(f"{args.file}: {error.strerror or error}") from None
+
+
+def _new_sqlite_file(url: str) -> Path | None:
+    """The file an SQLite URL names when it does not exist yet, else ``None`` (another
+    database, an in-memory one, or a file that is there). The URL is read as
+    ``SQLiteBackend.from_url`` reads it: ``sqlite:///relative.db``, ``sqlite:////abs.db``."""
+    scheme, sep, rest = url.partition("://")
+    path = rest[1:] if rest.startswith("/") else rest
+    if not sep or scheme.lower() != "sqlite" or path in ("", ":memory:"):
+        return None
+    return None if Path(path).exists() else Path(path)
+
+
+def _claim(path: Path) -> bool:
+    """Create ``path`` empty (SQLite reads an empty file as an empty database) unless
+    something else made it first: whether this process made it, and so may remove it."""
+    try:
+        path.touch(exist_ok=False)
+    except OSError:  # there now, or not creatable: the database's opening will say why
+        return False
+    return True
+
+
+def _empty(cal: Calendar) -> bool:
+    from .transfer import FAMILIES
+
+    return not any(cal.backend.last_id(family) for family in FAMILIES)
+
+
+def _discard(path: Path) -> None:
+    """Remove an SQLite file this process made, and any journal SQLite left beside it."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
 
 
 #: The filters of ``GET /events`` (every ``EventQuery`` field but paging).
