@@ -233,13 +233,14 @@ def _import_into(cal: Calendar, args: argparse.Namespace) -> ImportReport:
 
 def _new_sqlite_file(url: str) -> Path | None:
     """The file an SQLite URL names when it does not exist yet, else ``None`` (another
-    database, an in-memory one, or a file that is there). The URL is read as
-    ``SQLiteBackend.from_url`` reads it: ``sqlite:///relative.db``, ``sqlite:////abs.db``."""
-    scheme, sep, rest = url.partition("://")
-    path = rest[1:] if rest.startswith("/") else rest
-    if not sep or scheme.lower() != "sqlite" or path in ("", ":memory:"):
+    database, an in-memory one, or a file that is there)."""
+    scheme, sep, _ = url.partition("://")
+    if not sep or scheme.lower() != "sqlite":
         return None
-    return None if Path(path).exists() else Path(path)
+    from .backends.sqlite import SQLiteBackend
+
+    path = SQLiteBackend.path_of(url)
+    return None if path is None or Path(path).exists() else Path(path)
 
 
 def _claim(path: Path) -> bool:

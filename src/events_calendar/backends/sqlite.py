@@ -487,9 +487,15 @@ class SQLiteBackend(SQLStore):
     @classmethod
     def from_url(cls, url: str) -> SQLiteBackend:
         """``sqlite:///relative.db``, ``sqlite:////absolute.db``; ``sqlite://`` in memory."""
+        return cls(cls.path_of(url))
+
+    @staticmethod
+    def path_of(url: str) -> str | None:
+        """The file an SQLite URL names (as ``from_url`` reads it), ``None`` for a private
+        in-memory database: what a caller checks before opening creates the file."""
         rest = url.partition("://")[2]
         path = rest[1:] if rest.startswith("/") else rest
-        return cls(path or None)
+        return None if path in ("", ":memory:") else path
 
     def __init__(self, path: str | Path | None = None) -> None:
         """Open (creating and migrating as needed) the database at ``path``; ``None`` or
