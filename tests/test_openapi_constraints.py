@@ -112,9 +112,12 @@ def test_time_zones_are_the_zones_the_server_reads(doc: dict[str, Any]) -> None:
     assert [True, False] == [bool(pattern.match(z)) for z in ("Europe/Paris", "Mars/Olympus")]
 
 
-def test_a_paid_add_ons_filter_accepts_no_value(doc: dict[str, Any]) -> None:
-    """Geolocation filters are listed, as the reference lists them, accepting nothing."""
-    assert {"not": {}} == {"not": parameter(doc, "/events", "geoloc")["not"]}
+def test_a_paid_add_ons_filters_are_typed_as_the_reference_types_them(doc: dict[str, Any]) -> None:
+    """Geolocation filters are listed, as the reference lists them: a boolean and two
+    numbers, which the server checks and which then filter nothing."""
+    assert ["boolean", "number", "number"] == [
+        parameter(doc, "/events", name)["type"] for name in ("geoloc", "geoloc_lat", "geoloc_lng")
+    ]
 
 
 def test_a_record_may_have_no_name_shown(doc: dict[str, Any]) -> None:

@@ -25,6 +25,7 @@ from .listing_common import (
     event_id,
     existing_ids,
     flag,
+    number,
     paging,
     read_statuses,
     search_text,
@@ -114,20 +115,19 @@ def _term_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | N
     return frozenset(ids)
 
 
-def _unsupported(query: EventQuery, problems: Problems) -> None:
-    """Parameters of the reference's paid add-ons, answered honestly.
+def _add_ons(query: EventQuery, problems: Problems) -> None:
+    """Parameters of the reference's paid add-ons, answered as the reference answers them
+    without those add-ons (its recordings: evlist_geoloc*, evlist_ticketed_*).
 
-    Geolocation filters are refused with a clear "not supported" error: the reference ignores
-    them without its add-on and lists everything, which looks like an answer but is not one.
-    Asking for ``ticketed`` events is refused the way the reference refuses it without Event
-    Tickets (evlist_ticketed_true); ``ticketed=false`` is a true answer as it stands (no event
-    here has tickets), so it filters nothing.
+    Geolocation filters are checked (``geoloc`` a boolean, ``geoloc_lat`` and ``geoloc_lng``
+    numbers) and then filter nothing: without Events Calendar Pro the reference lists every
+    event, and no venue here holds coordinates to filter on. Asking for ``ticketed`` events
+    is refused the way the reference refuses it without Event Tickets; ``ticketed=false`` is
+    a true answer as it stands (no event here has tickets), so it filters nothing.
     """
-    for name in ("geoloc", "geoloc_lat", "geoloc_lng"):
-        if getattr(query, name) is not None:
-            problems.fields[name] = (
-                "geolocation filters are not supported by this calendar; leave them out"
-            )
+    problems.check("geoloc", lambda: flag(query.geoloc))
+    problems.check("geoloc_lat", lambda: number(query.geoloc_lat))
+    problems.check("geoloc_lng", lambda: number(query.geoloc_lng))
     if query.ticketed is not None and is_truthy(query.ticketed):
         problems.fields["ticketed"] = "ticketing is not supported by this calendar"
         problems.codes["ticketed"] = "event-tickets-not-active"
@@ -204,7 +204,7 @@ def event_filter(
         offset=page.offset,
         limit=page.per_page,
     )
-    _unsupported(query, problems)
+    _add_ons(query, problems)
     problems.raise_if_any()
     return flt
 

@@ -9,6 +9,7 @@ maximum setting.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,7 @@ __all__ = [
     "existing_ids",
     "flag",
     "last_page",
+    "number",
     "paging",
     "read_statuses",
     "search_text",
@@ -173,4 +175,20 @@ def flag(value: object) -> bool | None:
     read = as_bool(value)
     if read is None:
         raise Bad("send true or false")
+    return read
+
+
+def number(value: object) -> float | None:
+    """A finite number, as the reference's ``is_numeric`` check reads one (``"39.78"``,
+    ``-89.65``); ``None`` when not given."""
+    if value is None:
+        return None
+    try:
+        if isinstance(value, bool) or (isinstance(value, str) and "_" in value):
+            raise ValueError(value)
+        read = float(value)  # type: ignore[arg-type]  # str, int, float, numpy numbers
+    except (TypeError, ValueError):
+        raise Bad("send a number") from None
+    if not math.isfinite(read):
+        raise Bad("send a finite number")
     return read

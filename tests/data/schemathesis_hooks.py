@@ -87,8 +87,6 @@ _DAY = datetime.timedelta(days=1)
 SENT_NAMES: list[str] = []
 #: category id -> its parent's id (0: none).
 PARENTS: dict[int, int] = {}
-#: Filters ``/doc`` says accept no value (Events Calendar Pro's geolocation).
-NEVER_SENT = ("geoloc", "geoloc_lat", "geoloc_lng")
 #: kind -> {id: slug} of the records that exist (users: slug unused).
 EXISTING: dict[str, dict[int, str]] = {kind: {} for kind in (*KINDS.values(), "user")}
 
@@ -347,11 +345,6 @@ def before_call(context: HookContext, case: Case, kwargs: dict[str, Any]) -> Non
         for name in INLINE:
             if name in case.body:
                 case.body[name] = _agreeing_inline(case.body[name])
-    if isinstance(case.query, dict):
-        # ``/doc`` gives these ``not: {}`` (no value is accepted), yet schemathesis sends
-        # ``null`` for them in positive cases.
-        for name in NEVER_SENT:
-            case.query.pop(name, None)
     body = case.body if isinstance(case.body, dict) else {}
     if kind == "category" and _id_shaped(body.get("parent")):
         body["parent"] = _no_cycle(path.get("id"), body["parent"])

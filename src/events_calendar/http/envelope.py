@@ -7,6 +7,7 @@ from typing import Any
 
 from starlette.responses import Response
 
+from ..coerce import is_truthy
 from ..queries import EventFilter, EventQuery, LinkedQuery, Page, TermQuery
 from ..records import Event, Kind
 from .call import Call
@@ -69,7 +70,8 @@ def event_query_params(call: Call, page: Page[Event]) -> list[tuple[str, str]]:
     """The effective query, echoed into ``rest_url``: every filter is kept.
 
     ``ticketed=false`` filters nothing and is left out, as the reference leaves it out
-    (evlist_ticketed_false).
+    (evlist_ticketed_false); a true ``geoloc``, which filters nothing either, is echoed with
+    empty coordinates, as the reference echoes it (evlist_geoloc).
     """
     flt = page.filter
     assert isinstance(flt, EventFilter)
@@ -87,6 +89,7 @@ def event_query_params(call: Call, page: Page[Event]) -> list[tuple[str, str]]:
         ("per_page", page.per_page),
         ("start_date", stamp(flt.start_min)),
         ("end_date", stamp(flt.end_max)),
+        *(_GEOLOC if is_truthy(given.get("geoloc")) else ()),
         ("search", given.get("search")),
         ("categories", _csv(given.get("categories"))),
         ("tags", _csv(given.get("tags"))),
@@ -103,6 +106,10 @@ def event_query_params(call: Call, page: Page[Event]) -> list[tuple[str, str]]:
         ("featured", None if flt.featured is None else int(flt.featured)),
     ]
     return [(k, str(v)) for k, v in pairs if v is not None]
+
+
+#: What the reference writes into ``rest_url`` for ``geoloc=true`` (coordinates or not).
+_GEOLOC: tuple[tuple[str, Any], ...] = (("geoloc", 1), ("geoloc_lat", ""), ("geoloc_lng", ""))
 
 
 def linked_query_params(call: Call, page: Page[Any]) -> list[tuple[str, str]]:

@@ -42,7 +42,7 @@ from ..web_addresses import NEVER_IN_URL, URL_DOC_PATTERN
 if TYPE_CHECKING:
     from ..calendar import Calendar
 
-__all__ = ["NEVER", "body_constraints", "json_body_constraints", "query_constraints"]
+__all__ = ["body_constraints", "json_body_constraints", "query_constraints"]
 
 Schema = dict[str, Any]
 
@@ -143,11 +143,6 @@ NULLABLE = frozenset(
         Input.ORGANIZERS,
     }
 )
-
-
-#: A filter refused whatever its value (one of a paid add-on): listed, as the reference lists
-#: it, with a schema no value satisfies.
-NEVER: Schema = {"not": {}}
 
 
 @functools.cache
@@ -280,9 +275,10 @@ def query_constraints(kind: Kind, name: str, calendar: Calendar) -> Schema | Non
             "include": _ids(filter_=True),
             "post_parent": _id(),
             "featured": {"type": "boolean"},
-            "geoloc": NEVER,
-            "geoloc_lat": NEVER,
-            "geoloc_lng": NEVER,
+            # Events Calendar Pro's geolocation: checked, then filtering nothing (``listing``).
+            "geoloc": {"type": "boolean"},
+            "geoloc_lat": {"type": "number"},
+            "geoloc_lng": {"type": "number"},
             # ``ticketed=true`` asks for tickets, which this calendar does not sell (400).
             "ticketed": {"type": "boolean", "enum": [False]},
         }

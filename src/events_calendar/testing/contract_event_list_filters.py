@@ -204,15 +204,24 @@ class EventListFilterContract(EventContractBase):
         assert ["Paris", "London"] == titles(cal.events.list(**RANGE))
 
     @pytest.mark.parametrize(
-        ("field", "value"), [("geoloc", True), ("geoloc_lat", 39.78), ("geoloc_lng", -89.65)]
+        ("field", "value"), [("geoloc", True), ("geoloc_lat", 39.78), ("geoloc_lng", "-89.65")]
     )
-    def test_geolocation_filters_are_refused_as_not_supported(
+    def test_geolocation_filters_filter_nothing(
         self, cal: ec.Calendar, field: str, value: object
     ) -> None:
-        """Geolocation filters get a clear "not supported" error naming the field (the
-        reference silently ignores them without its paid add-on)."""
+        """Geolocation filters list every event, as the reference without its paid add-on
+        lists them (evlist_geoloc*): no venue here holds coordinates."""
         self.add_event(cal)
-        with pytest.raises(InvalidParameter, match="not supported") as caught:
+        assert ["Summer Gala"] == titles(cal.events.list(**given(field, value), **RANGE))
+
+    @pytest.mark.parametrize(
+        ("field", "value"), [("geoloc", "maybe"), ("geoloc_lat", "north"), ("geoloc_lng", "inf")]
+    )
+    def test_a_geolocation_value_of_the_wrong_type_is_refused(
+        self, cal: ec.Calendar, field: str, value: object
+    ) -> None:
+        """``geoloc`` is a boolean and the coordinates numbers, as the reference types them."""
+        with pytest.raises(InvalidParameter) as caught:
             cal.events.list(**given(field, value), **RANGE)
         assert ("rest_invalid_param", [field]) == (caught.value.code, list(caught.value.fields))
 
