@@ -702,7 +702,7 @@ def test_error_bodies_are_json(site: Site) -> None:
     assert "application/json; charset=UTF-8" == site.get("/events/999999").headers["Content-Type"]
 
 
-# -- the one mapping from errors to statuses ---------------------------------------------------
+# -- each error's HTTP status, declared by the error and read by the adapter ------------------
 
 
 @pytest.mark.parametrize(
@@ -721,13 +721,25 @@ def test_error_bodies_are_json(site: Site) -> None:
         (errors.AuthenticationFailed("bad", code="invalid_token"), 401),
         (errors.Conflict("slug taken"), 409),
         (errors.NotFound("There is no user 'x'.", code="user-not-found"), 404),
+        (errors.StorageUnavailable.of("sqlite:///gone.db", "unable to open"), 503),
     ],
 )
-def test_status_of_maps_each_core_error(error: errors.CalendarError, status: int) -> None:
-    """``http.errors.status_of`` gives each core error the reference's HTTP status."""
-    assert status == status_of(error)
+def test_each_core_error_carries_the_references_status(
+    error: errors.CalendarError, status: int
+) -> None:
+    """Each core error says its HTTP status (``http_status``, DESIGN: "an HTTP status the
+    adapter reads"), the reference's for the same situation, and the adapter answers it."""
+    assert (status, status) == (error.http_status, status_of(error))
 
 
-def test_core_errors_carry_no_http_status() -> None:
-    """The core's errors know their code only; the status is the adapter's to decide."""
-    assert [] == [cls.__name__ for cls in vars(errors).values() if hasattr(cls, "status")]
+def test_every_core_error_declares_an_http_error_status() -> None:
+    """Every error class of the core declares a client or server error status."""
+    classes = [
+        cls
+        for cls in vars(errors).values()
+        if isinstance(cls, type) and issubclass(cls, errors.CalendarError)
+    ]
+    assert (len(errors.__all__), []) == (
+        len(classes),
+        [cls.__name__ for cls in classes if not 400 <= cls.status < 600],
+    )

@@ -5,8 +5,10 @@ Every error a caller can provoke is a ``CalendarError``. Each carries:
 - ``code``: a stable machine-readable string. Where the reference implementation (The Events
   Calendar's ``tribe/events/v1``) has a code for the same situation we reuse it verbatim, so that
   HTTP clients written against the reference keep working;
-- (no HTTP status: the core never speaks HTTP. The one mapping from an error to a status and to
-  the reference's wording lives in the adapter, ``events_calendar.http.errors``);
+- ``http_status``: the HTTP status an adapter answers with, the reference's for the same
+  situation (an unknown id is a 400: the reference checks ids before its handlers run). The
+  core speaks no HTTP; the status is a fact about the error, declared beside its code, which
+  the adapter reads (``events_calendar.http.errors`` adds the reference's wording);
 - ``fields``: the offending input names mapped to a message saying what to send instead;
 - ``message``: a readable sentence built from the above.
 
@@ -40,6 +42,8 @@ class CalendarError(Exception):
     """Base of every error the library raises on purpose."""
 
     code: ClassVar[str] = "calendar_error"
+    #: The HTTP status of this kind of error (``http_status``).
+    status: ClassVar[int] = 400
 
     def __init__(
         self,
@@ -55,6 +59,11 @@ class CalendarError(Exception):
             self.code = code  # type: ignore[misc]  # per-instance refinement of the class code
         self.fields: dict[str, str] = dict(fields or {})
         self.data: dict[str, Any] = dict(data or {})
+
+    @property
+    def http_status(self) -> int:
+        """The HTTP status an adapter answers this error with."""
+        return self.status
 
     @property
     def field(self) -> str | None:
@@ -117,6 +126,11 @@ class NotFound(CalendarError, LookupError):
     ) -> None:
         super().__init__(message, code=code, fields=fields)
 
+    @property
+    def http_status(self) -> int:
+        # An unknown id is the reference's 400; an unknown user (``users.py``) is a 404.
+        return 404 if self.code == "user-not-found" else self.status
+
 
 class WrongKind(CalendarError, LookupError):
     """The id exists but names a record of another kind (e.g. a venue id on the events route).
@@ -132,12 +146,14 @@ class PageNotFound(CalendarError, LookupError):
     """A page past the last page of a non-empty event, venue or organizer list."""
 
     code = "event-archive-page-not-found"
+    status = 404
 
 
 class InTrash(CalendarError):
     """Deleting a record that is already in the trash (use ``force=True`` to remove it)."""
 
     code = "event-is-in-trash"
+    status = 410
 
 
 class Forbidden(CalendarError, PermissionError):
@@ -145,16 +161,23 @@ class Forbidden(CalendarError, PermissionError):
     refusal of an anonymous caller is a 401, of a signed-in one a 403)."""
 
     code = "rest_forbidden"
+    status = 403
 
     def __init__(self, message: str, *, code: str | None = None, anonymous: bool = False) -> None:
         super().__init__(message, code=code)
         self.anonymous = anonymous
+
+    @property
+    def http_status(self) -> int:
+        # The reference answers a plain refusal of an anonymous caller with a 401.
+        return 401 if self.anonymous and self.code == "rest_forbidden" else self.status
 
 
 class AuthenticationFailed(CalendarError, PermissionError):
     """Credentials were given but do not match a user."""
 
     code = "invalid_credentials"
+    status = 401
 
 
 class TermExists(CalendarError):
@@ -177,6 +200,7 @@ class Conflict(CalendarError):
     """A write would break a storage invariant (a taken slug, a dangling link)."""
 
     code = "conflict"
+    status = 409
 
 
 class NotSupported(CalendarError):
@@ -190,6 +214,7 @@ class StorageUnavailable(CalendarError):
     than this code). The message is one line: which database, and what failed."""
 
     code = "storage_unavailable"
+    status = 503
 
     @classmethod
     def of(cls, database: str, reason: str) -> StorageUnavailable:

@@ -1,7 +1,7 @@
 """Errors on the wire: the reference's payload ``{"code", "message", "data": {"status", ...}}``.
 
-The core raises domain errors that know their code and never an HTTP status; this module is the
-one mapping from an error to its status (``status_of``) and to the reference's wording. Bodies
+The core raises domain errors that know their code and their HTTP status (``http_status``);
+this module reads the status (``status_of``) and adds the reference's wording. Bodies
 match the reference word for word, because its clients compare codes and sometimes messages;
 our fuller explanation (which field, what to send instead) travels beside it in the
 ``X-Events-Calendar-Hint`` header, so nothing a client of the reference reads changes.
@@ -14,57 +14,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import (
-    AuthenticationFailed,
     CalendarError,
-    Conflict,
     Forbidden,
-    InTrash,
     InvalidParameter,
     MissingParameter,
-    NotFound,
-    NotSupported,
-    PageNotFound,
-    StorageUnavailable,
     TermExists,
-    WrongKind,
 )
 
-__all__ = ["HINT_HEADER", "STATUSES", "error_body", "no_route_body", "status_of"]
+__all__ = ["HINT_HEADER", "error_body", "no_route_body", "status_of"]
 
 HINT_HEADER = "X-Events-Calendar-Hint"
 
-#: The HTTP status of each kind of error, as the reference answers it. An unknown id is a 400
-#: (the reference validates ids before its handlers run); a missing page a 404; a second delete
-#: a 410; a refusal a 403 (401 for an anonymous caller, see ``status_of``).
-STATUSES: dict[type[CalendarError], int] = {
-    InvalidParameter: 400,
-    MissingParameter: 400,
-    NotSupported: 400,
-    WrongKind: 400,
-    NotFound: 400,
-    TermExists: 400,
-    PageNotFound: 404,
-    InTrash: 410,
-    Forbidden: 403,
-    AuthenticationFailed: 401,
-    Conflict: 409,
-    StorageUnavailable: 503,
-}
-
-#: Codes whose status differs from their class's.
-_STATUS_BY_CODE = {"user-not-found": 404}
-
 
 def status_of(error: CalendarError) -> int:
-    """The HTTP status the adapter answers ``error`` with."""
-    if isinstance(error, Forbidden) and error.anonymous and error.code == "rest_forbidden":
-        return 401
-    if error.code in _STATUS_BY_CODE:
-        return _STATUS_BY_CODE[error.code]
-    for cls in type(error).__mro__:
-        if cls in STATUSES:
-            return STATUSES[cls]
-    return 400
+    """The HTTP status the adapter answers ``error`` with: the one the error declares."""
+    return error.http_status
 
 
 #: The reference's message for each of its own codes, where the wording is fixed.

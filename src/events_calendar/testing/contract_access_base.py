@@ -6,7 +6,6 @@ from typing import Any
 
 import events_calendar as ec
 from events_calendar.errors import Forbidden
-from events_calendar.http.errors import status_of
 
 from .base import ContractBase
 from .contract_record_base import make_event
@@ -66,7 +65,7 @@ def ids(records: Any) -> list[int]:
 
 
 def forbidden(error: Forbidden) -> tuple[str, int]:
-    return (error.code, status_of(error))
+    return (error.code, error.http_status)
 
 
 class AccessContractBase(ContractBase):

@@ -14,7 +14,6 @@ from events_calendar.errors import (
     NotFound,
     WrongKind,
 )
-from events_calendar.http.errors import status_of
 
 from .base import NOW
 from .contract_event_base import (
@@ -248,14 +247,14 @@ class EventChangeContract(EventContractBase):
         """Updating an id that names nothing is a 400 on id (evupd_unknown)."""
         with pytest.raises(NotFound, match="999999") as caught:
             cal.events.update(999999, title="Ghost")
-        assert ("rest_invalid_param", 400) == (caught.value.code, status_of(caught.value))
+        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.http_status)
 
     def test_update_of_a_venue_id_is_the_wrong_kind(self, cal: ec.Calendar) -> None:
         """Updating a venue through events is "not an event"."""
         hall = cal.venues.create(venue="Grand Hall")
         with pytest.raises(WrongKind, match="not a valid event") as caught:
             cal.events.update(hall.id, title="Hall Event")
-        assert ("rest_invalid_param", 400) == (caught.value.code, status_of(caught.value))
+        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.http_status)
 
     def test_anonymous_callers_may_not_update_events(
         self, cal: ec.Calendar, anon: ec.Calendar

@@ -9,7 +9,6 @@ from events_calendar.errors import (
     InvalidParameter,
     PageNotFound,
 )
-from events_calendar.http.errors import status_of
 
 from .contract_event_base import (
     RANGE,
@@ -216,7 +215,10 @@ class EventListContract(EventContractBase):
             PageNotFound, match="This event list has fewer than 491 events"
         ) as caught:
             cal.events.list(page=99, per_page=5, **RANGE)
-        assert ("event-archive-page-not-found", 404) == (caught.value.code, status_of(caught.value))
+        assert ("event-archive-page-not-found", 404) == (
+            caught.value.code,
+            caught.value.http_status,
+        )
 
     def test_second_page_of_an_empty_list_is_not_found(self, cal: ec.Calendar) -> None:
         """Any page after the first of an empty list is past the end."""

@@ -11,7 +11,6 @@ from events_calendar.errors import (
     NotFound,
     WrongKind,
 )
-from events_calendar.http.errors import status_of
 
 from .contract_event_base import (
     RANGE,
@@ -37,7 +36,7 @@ class EventReadContract(EventContractBase):
             cal.events.get(999999)
         assert ("rest_invalid_param", 400, ["id"]) == (
             caught.value.code,
-            status_of(caught.value),
+            caught.value.http_status,
             list(caught.value.fields),
         )
 
@@ -47,7 +46,7 @@ class EventReadContract(EventContractBase):
             cal.events.get(0)
         assert ("rest_invalid_param", 400, ["id"]) == (
             caught.value.code,
-            status_of(caught.value),
+            caught.value.http_status,
             list(caught.value.fields),
         )
 
@@ -62,7 +61,7 @@ class EventReadContract(EventContractBase):
         hall = cal.venues.create(venue="Grand Hall")
         with pytest.raises(WrongKind, match="not a valid event") as caught:
             cal.events.get(hall.id)
-        assert ("rest_invalid_param", 400) == (caught.value.code, status_of(caught.value))
+        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.http_status)
 
     @pytest.mark.parametrize("status", ["draft", "pending", "private", "future"])
     def test_anonymous_get_of_an_unpublished_event_is_refused(
@@ -191,7 +190,7 @@ class EventReadContract(EventContractBase):
             cal.events.delete(event.id)
         assert ("event-is-in-trash", 410, {}) == (
             caught.value.code,
-            status_of(caught.value),
+            caught.value.http_status,
             caught.value.fields,
         )
 
@@ -250,7 +249,7 @@ class EventReadContract(EventContractBase):
         """Deleting an id that names nothing is a 400 on id (del_ev_unknown)."""
         with pytest.raises(NotFound) as caught:
             cal.events.delete(999999)
-        assert ("rest_invalid_param", 400) == (caught.value.code, status_of(caught.value))
+        assert ("rest_invalid_param", 400) == (caught.value.code, caught.value.http_status)
 
     def test_delete_of_a_venue_id_is_the_wrong_kind(self, cal: ec.Calendar) -> None:
         """Deleting a venue through events is refused as "not an event" and keeps it."""
@@ -268,6 +267,6 @@ class EventReadContract(EventContractBase):
             anon.events.delete(event.id)
         assert ("rest_forbidden", 401, event) == (
             caught.value.code,
-            status_of(caught.value),
+            caught.value.http_status,
             cal.events.get(event.id),
         )

@@ -12,7 +12,6 @@ from events_calendar.errors import (
     InvalidParameter,
     NotFound,
 )
-from events_calendar.http.errors import status_of
 
 from .base import NOW, ContractBase
 from .contract_record_base import (
@@ -52,7 +51,7 @@ class LinkedChangeContract(ContractBase):
             linked(cal, kind).get(999999)
         assert ("rest_invalid_param", 400, ["id"]) == (
             info.value.code,
-            status_of(info.value),
+            info.value.http_status,
             list(info.value.fields),
         )
 
@@ -62,7 +61,7 @@ class LinkedChangeContract(ContractBase):
         other = make(cal, "organizer" if kind == "venue" else "venue", "Other")
         with pytest.raises(NotFound, match=f"no {kind} with ID") as info:
             linked(cal, kind).get(other.id)
-        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
+        assert ("rest_invalid_param", 400) == (info.value.code, info.value.http_status)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_get_unknown_slug_is_not_found(self, cal: ec.Calendar, kind: str) -> None:
@@ -71,7 +70,7 @@ class LinkedChangeContract(ContractBase):
             linked(cal, kind).get_by_slug("no-such-record")
         assert ("rest_invalid_param", 400, ["slug"]) == (
             info.value.code,
-            status_of(info.value),
+            info.value.http_status,
             list(info.value.fields),
         )
 
@@ -197,7 +196,7 @@ class LinkedChangeContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match="999999") as info:
             linked(cal, kind).update(999999, phone="555")
-        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
+        assert ("rest_invalid_param", 400) == (info.value.code, info.value.http_status)
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
@@ -264,7 +263,7 @@ class LinkedChangeContract(ContractBase):
             linked(cal, kind).delete_by_slug("corner-pub")
         assert ("rest_invalid_param", 400, ["slug"]) == (
             info.value.code,
-            status_of(info.value),
+            info.value.http_status,
             list(info.value.fields),
         )
 
@@ -276,7 +275,7 @@ class LinkedChangeContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(InTrash, match="force=True") as info:
             linked(cal, kind).delete(record.id)
-        assert (f"{kind}-is-in-trash", 410) == (info.value.code, status_of(info.value))
+        assert (f"{kind}-is-in-trash", 410) == (info.value.code, info.value.http_status)
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
@@ -315,7 +314,7 @@ class LinkedChangeContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match="999999") as info:
             linked(cal, kind).delete(999999)
-        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
+        assert ("rest_invalid_param", 400) == (info.value.code, info.value.http_status)
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)

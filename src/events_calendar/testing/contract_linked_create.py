@@ -9,7 +9,6 @@ from events_calendar.errors import (
     InvalidParameter,
     MissingParameter,
 )
-from events_calendar.http.errors import status_of
 
 from .base import NOW, ContractBase
 from .contract_record_base import (
@@ -182,7 +181,7 @@ class LinkedCreateContract(ContractBase):
         error = info.value
         assert ("rest_missing_callback_param", 400, [kind]) == (
             error.code,
-            status_of(error),
+            error.http_status,
             list(error.fields),
         )
         assert before == snapshot(cal)
@@ -195,7 +194,7 @@ class LinkedCreateContract(ContractBase):
             make(cal, kind, "  ")
         assert ("rest_invalid_param", 400, [kind]) == (
             info.value.code,
-            status_of(info.value),
+            info.value.http_status,
             list(info.value.fields),
         )
         assert before == snapshot(cal)

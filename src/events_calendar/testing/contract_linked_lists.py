@@ -11,7 +11,6 @@ from events_calendar.errors import (
     InvalidParameter,
     PageNotFound,
 )
-from events_calendar.http.errors import status_of
 
 from .base import ContractBase
 from .contract_record_base import (
@@ -93,7 +92,7 @@ class LinkedListContract(ContractBase):
             PageNotFound, match=f"This {kind} list has fewer than 11 {kind}s"
         ) as info:
             linked(cal, kind).list(page=2)
-        assert (f"{kind}-archive-page-not-found", 404) == (info.value.code, status_of(info.value))
+        assert (f"{kind}-archive-page-not-found", 404) == (info.value.code, info.value.http_status)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_per_page_is_clamped_to_fifty(self, cal: ec.Calendar, kind: str) -> None:

@@ -11,7 +11,6 @@ from events_calendar.errors import (
     NotFound,
     TermExists,
 )
-from events_calendar.http.errors import status_of
 
 from .base import ContractBase
 from .contract_record_base import (
@@ -86,7 +85,7 @@ class TermContract(ContractBase):
             terms(cal, kind).create(description="no name")
         assert ("rest_missing_callback_param", 400, ["name"]) == (
             info.value.code,
-            status_of(info.value),
+            info.value.http_status,
             list(info.value.fields),
         )
         assert before == snapshot(cal)
@@ -114,7 +113,7 @@ class TermContract(ContractBase):
         error = info.value
         assert ("term_exists", 400, first.id, {"term_id": first.id}) == (
             error.code,
-            status_of(error),
+            error.http_status,
             error.term_id,
             error.data,
         )
@@ -157,7 +156,7 @@ class TermContract(ContractBase):
             terms(cal, kind).get(999999)
         assert ("rest_invalid_param", 400, ["id"]) == (
             info.value.code,
-            status_of(info.value),
+            info.value.http_status,
             list(info.value.fields),
         )
 
@@ -216,7 +215,7 @@ class TermContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match="999999") as info:
             terms(cal, kind).update(999999, name="Ghost")
-        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
+        assert ("rest_invalid_param", 400) == (info.value.code, info.value.http_status)
         assert before == snapshot(cal)
 
     def test_category_reparent(self, cal: ec.Calendar) -> None:
@@ -284,7 +283,7 @@ class TermContract(ContractBase):
         before = snapshot(cal)
         with pytest.raises(NotFound, match=str(term.id)) as info:
             terms(cal, kind).delete(term.id)
-        assert ("rest_invalid_param", 400) == (info.value.code, status_of(info.value))
+        assert ("rest_invalid_param", 400) == (info.value.code, info.value.http_status)
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", TERM_KINDS)

@@ -13,7 +13,6 @@ from events_calendar.errors import (
     InvalidParameter,
     NotFound,
 )
-from events_calendar.http.errors import status_of
 
 from .contract_access_base import (
     ROLES,
@@ -129,7 +128,7 @@ class UserContract(AccessContractBase):
         cal.users.issue_password("alice")
         with pytest.raises(AuthenticationFailed, match="not valid") as info:
             cal.users.verify_password("alice", "aaaa bbbb cccc dddd eeee ffff")
-        assert ("incorrect_password", 401) == (info.value.code, status_of(info.value))
+        assert ("incorrect_password", 401) == (info.value.code, info.value.http_status)
 
     def test_password_of_another_user_fails(self, cal: ec.Calendar) -> None:
         """A password authenticates only the user it was issued to."""
@@ -168,7 +167,7 @@ class UserContract(AccessContractBase):
         token = cal.users.issue_token("alice")
         with pytest.raises(AuthenticationFailed, match="not valid") as info:
             cal.users.verify_token(token + "x")
-        assert ("invalid_token", 401) == (info.value.code, status_of(info.value))
+        assert ("invalid_token", 401) == (info.value.code, info.value.http_status)
 
     def test_token_is_not_a_password(self, cal: ec.Calendar) -> None:
         """A bearer token does not work as an application password."""
