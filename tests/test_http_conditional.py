@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 
 import pytest
 from tests.http_helpers import Site
+
+from events_calendar.http.conditional import last_modified
 
 VALIDATOR_HEADERS = ("etag", "last-modified", "cache-control")
 
@@ -18,10 +22,11 @@ def site() -> Site:
 
 
 def test_an_anonymous_read_carries_its_validators(site: Site) -> None:
-    """A strong ETag from the body, Last-Modified from when it was built, and no-cache."""
+    """A strong ETag from the body, Last-Modified the second before it was built (12:00:00),
+    and no-cache."""
     response = site.get("/events")
     etag = f'"{hashlib.sha256(response.content).hexdigest()[:32]}"'
-    assert (etag, "Fri, 10 Jan 2031 12:00:00 GMT", "no-cache") == tuple(
+    assert (etag, "Fri, 10 Jan 2031 11:59:59 GMT", "no-cache") == tuple(
         response.headers[name] for name in VALIDATOR_HEADERS
     )
 
@@ -74,3 +79,12 @@ def test_a_signed_in_read_with_a_matching_tag_gets_its_full_answer(site: Site) -
     etag = site.get("/events").headers["etag"]
     response = site.get("/events", as_="admin", headers={"If-None-Match": etag})
     assert 200 == response.status_code
+
+
+def test_last_modified_is_never_later_than_the_servers_date() -> None:
+    """uvicorn's ``Date`` is read from a clock it reads once a second, so it may still say the
+    second before the answer was built: ``Last-Modified`` is that earlier second, whatever the
+    fraction (RFC 9110 section 8.8.2.1: never later than ``Date``)."""
+    built = [datetime(2031, 1, 10, 12, 0, 0, micro, tzinfo=UTC) for micro in (0, 999_999)]
+    date = format_datetime(built[0] - timedelta(seconds=1), usegmt=True)
+    assert [date, date] == [last_modified(b) for b in built]

@@ -106,7 +106,7 @@ def test_last_modified_sent_back_gets_304(site: Site) -> None:
     site.event()
     modified = site.get("/events.ics").headers["last-modified"]
     again = site.get("/events.ics", headers={"If-Modified-Since": modified})
-    assert (304, "Fri, 10 Jan 2031 12:00:00 GMT") == (again.status_code, modified)
+    assert (304, "Fri, 10 Jan 2031 11:59:59 GMT") == (again.status_code, modified)
 
 
 def test_a_new_event_changes_the_etag(site: Site) -> None:
@@ -126,7 +126,7 @@ def test_a_removed_event_moves_last_modified_forward(site: Site) -> None:
     site.clock.advance(timedelta(minutes=5))
     site.delete(f"/events/{gone['id']}", as_="admin")
     again = site.get("/events.ics", headers={"If-Modified-Since": modified})
-    assert (200, "Fri, 10 Jan 2031 12:05:00 GMT") == (
+    assert (200, "Fri, 10 Jan 2031 12:04:59 GMT") == (
         again.status_code,
         again.headers["last-modified"],
     )

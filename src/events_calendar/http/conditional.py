@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
 
-__all__ = ["CACHE_CONTROL", "not_modified", "strong_etag", "validators"]
+__all__ = ["CACHE_CONTROL", "last_modified", "not_modified", "strong_etag", "validators"]
 
 #: Anonymous reads may be stored by any cache, which must ask again (conditionally) before
 #: each reuse: an answer is current only until the next write, which no cache can foresee.
@@ -25,11 +25,23 @@ def strong_etag(body: bytes) -> str:
     return f'"{hashlib.sha256(body).hexdigest()[:32]}"'
 
 
+def last_modified(changed: datetime) -> str:
+    """``Last-Modified`` for an answer that changed at ``changed``: the whole second before it.
+
+    RFC 9110 (section 8.8.2.1) forbids a ``Last-Modified`` later than the answer's ``Date``,
+    and uvicorn writes ``Date`` from a clock it reads once a second, so ``Date`` may still
+    say the second before ``changed``. A second earlier is also the safe side for
+    ``If-Modified-Since``: a client is sent the answer again, never told a newer one is its.
+    """
+    second = changed.astimezone(UTC).replace(microsecond=0)
+    return format_datetime(second - timedelta(seconds=1), usegmt=True)
+
+
 def validators(body: bytes, now: datetime) -> tuple[tuple[str, str], ...]:
     """The headers that let a client revalidate ``body``, built at ``now``."""
     return (
         ("ETag", strong_etag(body)),
-        ("Last-Modified", format_datetime(now.astimezone(UTC).replace(microsecond=0), usegmt=True)),
+        ("Last-Modified", last_modified(now)),
         ("Cache-Control", CACHE_CONTROL),
     )
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime
-from email.utils import format_datetime
 from itertools import islice
 
 from starlette.responses import Response
@@ -25,7 +24,7 @@ from ..caching import Recent
 from ..queries import EventQuery
 from ..records import Event
 from .call import Call
-from .conditional import not_modified, strong_etag
+from .conditional import last_modified, not_modified, strong_etag
 from .origin import address
 
 __all__ = ["FEED_CAP", "MEDIA_TYPE", "feed_events"]
@@ -52,7 +51,7 @@ def feed_events(call: Call) -> Response:
     since = _versions(call).since(_caller_url(call), etag, call.cal.now())
     headers = {
         "ETag": etag,
-        "Last-Modified": format_datetime(since, usegmt=True),
+        "Last-Modified": last_modified(since),
         "Cache-Control": "no-cache",
     }
     if not_modified(call.request.headers, {k.lower(): v for k, v in headers.items()}):
