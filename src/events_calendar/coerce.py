@@ -67,11 +67,19 @@ def is_truthy(value: object) -> bool:
 
 
 def as_int(value: object) -> int | None:
-    """An integer from an int or a string of digits (with an optional sign)."""
+    """An integer from an int, a whole float, or a string of digits (with an optional sign).
+
+    A float counts when it is a whole number (``2.0``, not ``2.5``): pandas stores an integer
+    column that has a missing value as floats (``[1.0, nan]``), so ids and counts from a
+    DataFrame arrive that way. Text is read as digits only (``"2.0"`` is not an integer), so
+    what a query string or form may send is unchanged.
+    """
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value if -MAX_INT <= value <= MAX_INT else None
+    if isinstance(value, float):
+        return as_int(int(value)) if value.is_integer() else None  # NaN, inf: not integers
     if isinstance(value, str):
         text = value.strip()
         digits = text.lstrip("+-")

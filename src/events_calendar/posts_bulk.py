@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-from .coerce import MAX_INT, as_int
+from .coerce import MAX_INT
 from .context import error_code
 from .display import plural
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound
@@ -29,7 +29,7 @@ from .lookups import trash_slug
 from .progress import ProgressArg, tracking
 from .records import Event, Organizer, Venue
 from .statuses import Status
-from .validation import read_input
+from .validation import read_id, read_input
 
 if TYPE_CHECKING:
     from .posts import PostCollection
@@ -58,7 +58,10 @@ def target_ids(collection: Any, target: object) -> list[int]:
     ``collection`` is any collection with ``iter`` (posts, and terms for ``delete_many``).
 
     ``target`` is a mapping of list parameters or a query object (a filter), or an iterable
-    of ids; anything else, or an item that is not an id, is ``InvalidParameter``.
+    of ids; anything else, or an item that is not an id, is ``InvalidParameter``. Each id is
+    read as ``get`` reads one (``validation.read_id``), so a numpy array, a pandas Series
+    (whole floats included) or a tuple of ``np.int32`` names the records its values name;
+    a missing value among them (``None``, ``NaN``, ``pd.NA``) is ``MissingParameter``.
     """
     if isinstance(target, Mapping) or attrs.has(type(target)):
         lister: Any = collection  # every post collection has ``iter`` (events, linked)
@@ -69,9 +72,9 @@ def target_ids(collection: Any, target: object) -> list[int]:
         )
     ids: list[int] = []
     for number, item in enumerate(target):
-        record_id = as_int(item)
-        if record_id is None or not 0 < record_id <= MAX_INT:
-            raise InvalidParameter.one(f"ids[{number}]", f"send a positive id, not {item!r}")
+        record_id = read_id(item, field=f"ids[{number}]")
+        if not 0 < record_id <= MAX_INT:
+            raise InvalidParameter.one(f"ids[{number}]", f"send a positive id, not {record_id}")
         ids.append(record_id)
     return list(dict.fromkeys(ids))
 

@@ -25,7 +25,7 @@ from .progress import ProgressArg, tracking
 from .queries import Page, TermFilter, TermQuery
 from .records import Category, Tag
 from .slugs import slugify
-from .validation import read_id, read_input
+from .validation import read_id, read_input, refuse_missing
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -167,6 +167,7 @@ class TermCollection(Generic[T]):
         """Change only the given fields."""
         ctx = self._ctx
         current = self.get(term_id)  # an unknown id, then bad input, before the right to edit
+        refuse_missing(self._cls, changes, creating=False)  # a name of NaN: missing, as create
         changes = plain_fields(changes)
         _refuse_blank_texts(changes, creating=False)
         clean = read_input(self._cls, changes, ctx, creating=False)

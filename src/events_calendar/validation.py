@@ -34,6 +34,7 @@ __all__ = [
     "read_id",
     "read_input",
     "read_slug",
+    "refuse_missing",
 ]
 
 #: What a slug must hold (``_Reader.slug``), besides its slugifying to something.
@@ -89,9 +90,10 @@ def read_input(
     ``zone`` is the zone dates are read in when ``data`` names no ``timezone`` (the record's own
     zone on update). Returns only the fields given, cleaned; raises ``MissingParameter`` or
     ``InvalidParameter`` and nothing else. numpy and pandas values are read as the plain values
-    they stand for (``coerce.plain``): ``NaN``, ``pd.NA`` and ``pd.NaT`` are ``None``.
+    they stand for (``coerce.plain``): ``NaN``, ``pd.NA`` and ``pd.NaT`` are ``None``
+    (a required field given so is missing: ``refuse_missing``).
     """
-    data = plain_fields(data)
+    given, data = data, plain_fields(data)
     fields = input_fields(cls)
     extra = {"date_utc"} if "date" in fields else set()
     unknown = sorted(set(data) - set(fields) - extra)
@@ -102,14 +104,7 @@ def read_input(
                 for name in unknown
             }
         )
-    if creating:
-        missing = [
-            name
-            for name, f in fields.items()
-            if f.required and (name not in data or data[name] is None)
-        ]
-        if missing:
-            raise MissingParameter(missing)
+    refuse_missing(cls, given, creating=creating)
 
     problems: dict[str, str] = {}
     codes: dict[str, str] = {}
@@ -153,6 +148,32 @@ def read_input(
     return clean
 
 
+def refuse_missing(cls: type[Record], data: Mapping[str, Any], *, creating: bool) -> None:
+    """Raise ``MissingParameter`` naming every field a ``cls`` record needs that ``data`` (as
+    the caller sent it, before ``coerce.plain``) leaves without a value.
+
+    On create, a required field is missing when it is not given or given as ``None``, ``NaN``,
+    ``NaT`` or ``pd.NA``, as WordPress treats a required argument sent as ``null``. On update
+    a field left out keeps its value, and one given as numpy's or pandas' missing value (what
+    a DataFrame cell holds where it has none) is missing: no record may be without it. A plain
+    ``None`` stays a value there, which the field's reader refuses (``InvalidParameter``):
+    ``None`` is also what JSON's ``null`` arrives as, and the HTTP API's answer to an update
+    sending ``"title": null`` (``rest_invalid_param``) is kept as it is.
+    """
+    missing = [
+        name
+        for name, f in input_fields(cls).items()
+        if f.required
+        and (
+            plain(data.get(name)) is None
+            if creating
+            else name in data and data[name] is not None and plain(data[name]) is None
+        )
+    ]
+    if missing:
+        raise MissingParameter(missing)
+
+
 def _value(reader: _Reader, record_kind: Kind, kind: Input, name: str, value: object) -> Any:
     """One field's value read by its input kind, checked by the field's own rule, and
     sanitised where it may hold markup; raises ``_Invalid`` or ``InvalidParameter``."""
@@ -178,11 +199,13 @@ def _values(
 
 
 def read_id(value: object, *, field: str = "id") -> int:
-    """The record id a caller names (an int, a numpy integer, a string of digits).
+    """The record id a caller names (an int, a numpy integer, a whole float such as pandas
+    gives for an integer column with gaps, a string of digits).
 
     A missing value (``None``, ``NaN``, ``pd.NA``) is ``MissingParameter``; anything that is
     not a whole number (a bool, ``2.5``, ``"abc"``) is ``InvalidParameter``. Ids that name no
-    record are for the caller to refuse.
+    record are for the caller to refuse. Every id the Python API takes on its own (``get``,
+    ``update``, the ids of ``update_many``) is read here.
     """
     value = plain(value)
     if value is None:
@@ -347,9 +370,9 @@ class _Reader:
             raise _Invalid(f"send a list of {kind} ids, names or slugs")
         found: list[int | str] = []
         for item in items:
-            if isinstance(item, bool) or not isinstance(item, int | str):
+            number = as_int(item)  # an int, a whole float (a pandas column with gaps), digits
+            if number is None and not isinstance(item, str):
                 raise _Invalid(f"send a list of {kind} ids, names or slugs, not {item!r}")
-            number = as_int(item)
             digits = str(item).strip().lstrip("+-")
             if number is None and digits.isascii() and digits.isdigit():
                 raise _Invalid(f"there is no {kind} with id {item}; send an existing id")
@@ -392,7 +415,8 @@ class _Reader:
                     continue
             number = as_int(item)
             if number is None or not self.lookup.exists(kind, number):
-                raise _Invalid(f"there is no {kind} with id {item!r}; send an existing id")
+                named = number if isinstance(item, float) and number is not None else repr(item)
+                raise _Invalid(f"there is no {kind} with id {named}; send an existing id")
             found.append(number)
         return found
 
