@@ -231,3 +231,75 @@ def test_report_repr_and_html_count_outcomes(cal: ec.Calendar) -> None:
         "DataFrameReport(2 rows: 1 created, 0 updated, 0 unchanged, 0 skipped, 1 errors)",
         "<td>1</td>" in report._repr_html_(),
     ) == (repr(report), True)
+
+
+def test_from_dataframe_matches_float_ids(cal: ec.Calendar, gala: ec.Event) -> None:
+    """``key="id"`` reads whole floats (an id column with a gap) as the ids they are."""
+    frame = cal.events.to_dataframe()[["id", "title"]].assign(title="Grand gala")
+    frame = pd.concat([frame, _new_rows()], ignore_index=True)  # new rows: id NaN, float64
+    report = cal.events.from_dataframe(frame, key="id", on_conflict="update")
+    assert (["updated", "created", "created"], "Grand gala") == (
+        [r.outcome for r in report.rows],
+        cal.events.get(gala.id).title,
+    )
+
+
+def test_from_dataframe_matches_on_a_text_field(cal: ec.Calendar) -> None:
+    """``key="website"``: a row updates the event whose website equals the row's."""
+    site = "https://example.org/talk"
+    talk = cal.events.create(
+        title="Talk", start_date="2027-04-01 10:00", end_date="2027-04-01 11:00", website=site
+    )
+    frame = _new_rows().assign(website=[site, "https://example.org/walk"], featured=True)
+    report = cal.events.from_dataframe(frame, key="website", on_conflict="update")
+    assert ([("updated", talk.id), ("created", report.rows[1].id)], True) == (
+        [(r.outcome, r.id) for r in report.rows],
+        cal.events.get(talk.id).featured,
+    )
+
+
+def test_from_dataframe_matches_an_organizer_by_email(cal: ec.Calendar) -> None:
+    """Organizers can be matched on ``email``, any of their text fields."""
+    ada = cal.organizers.create(organizer="Ada", email="ada@example.org")
+    frame = pd.DataFrame({"organizer": ["Ada L."], "email": ["ada@example.org"]})
+    report = cal.organizers.from_dataframe(frame, key="email", on_conflict="update")
+    assert (["updated"], "Ada L.") == (
+        [r.outcome for r in report.rows],
+        cal.organizers.get(ada.id).organizer,
+    )
+
+
+def test_from_dataframe_refuses_a_key_the_frame_lacks(cal: ec.Calendar) -> None:
+    """A key column the frame does not have is refused before any row is read."""
+    with pytest.raises(InvalidParameter, match="no 'website' column") as caught:
+        cal.events.from_dataframe(_new_rows(), key="website")
+    assert (["key"], []) == (list(caught.value.fields), list(cal.events.iter()))
+
+
+def test_from_dataframe_refuses_an_ambiguous_key(cal: ec.Calendar) -> None:
+    """A key value two existing events share names no one event: refused, nothing written."""
+    for _ in range(2):
+        cal.events.create(title="Talk", start_date="2027-04-01 10:00", end_date="2027-04-01 11:00")
+    with pytest.raises(InvalidParameter) as caught:
+        cal.events.from_dataframe(_new_rows(), key="title", on_conflict="update")
+    assert ({"rows[0].title": "ambiguous_key"}, 2) == (
+        caught.value.codes,
+        len(list(cal.events.iter())),
+    )
+
+
+def test_from_dataframe_key_ignores_trashed_records(cal: ec.Calendar) -> None:
+    """A record in the trash is no match for a key: the row creates a new one."""
+    old = cal.events.create(
+        title="Talk", start_date="2027-04-01 10:00", end_date="2027-04-01 11:00"
+    )
+    cal.events.delete(old.id)
+    report = cal.events.from_dataframe(_new_rows(), key="title")
+    assert ["created", "created"] == [r.outcome for r in report.rows]
+
+
+def test_bulk_create_from_a_dataframe_reports_its_length(cal: ec.Calendar) -> None:
+    """``bulk_create(df, progress=...)`` knows the total: the frame's length."""
+    calls: list[tuple[int, int | None]] = []
+    cal.events.bulk_create(_new_rows(), progress=lambda d, t: calls.append((d, t)))
+    assert [(2, 2)] == calls

@@ -272,11 +272,13 @@ class PostCollection(Generic[P]):
         """Create or update one record per row of ``frame`` (columns: ``create`` fields, or
         a frame ``to_dataframe`` made); returns what happened to each row.
 
-        ``key`` says which rows are records already: ``None`` (every row is new), ``"id"``,
-        ``"slug"`` or the name column (``"title"`` for events). A row whose key matches is
-        skipped or updated, per ``on_conflict``; a row that already holds its values is
-        ``unchanged``. Each row is written whole or not at all, in one transaction for the
-        frame; a row that fails is reported with why and the others still go in.
+        ``key`` says which rows are records already: ``None`` (every row is new), or a column
+        naming one record: ``"id"``, ``"slug"`` or a text field (``dataframe.key_columns``:
+        ``"title"``, ``"website"`` ... for events). A key value several records hold is
+        refused before any write. A row whose key matches is skipped or updated, per
+        ``on_conflict``; a row that already holds its values is ``unchanged``. Each row is
+        written whole or not at all, in one transaction for the frame; a row that fails is
+        reported with why and the others still go in.
         """
         return dataframe.from_dataframe(
             self, frame, key=key, on_conflict=on_conflict, progress=progress

@@ -9,8 +9,9 @@ event's password) are never exported.
 ``from_dataframe`` reads such a frame back (or any frame whose columns are ``create`` fields):
 row by row, creating or updating, and reports what happened to each row. A cell that is
 ``None``, ``NaN`` or ``NaT`` is a missing value (the field is left out); numpy scalars become
-Python values. ``rows_of`` gives the rows as ``create`` keyword arguments, which is how
-``bulk_create`` takes a DataFrame.
+Python values. Rows are matched to stored records by a key column (``key_columns``: ``id``,
+``slug`` or a text field; see ``_Keyed``). ``rows_of`` gives the rows as ``create`` keyword
+arguments, with the frame's length, which is how ``bulk_create`` takes a DataFrame.
 
 pandas is imported only inside these functions: ``import events_calendar`` never loads it.
 """
@@ -20,13 +21,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from enum import Enum
 from html import escape
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
 
 import attrs
 
+from ..coerce import plain
 from ..errors import CalendarError, InvalidParameter
 from ..progress import ProgressArg, tracking
-from ..records import Event, Record
+from ..records import Event, Input, Record, input_fields
+from ..statuses import Status
+from ..transfer import BackendSnapshot
+from ..validation import read_id, read_input
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -36,9 +41,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DataFrameReport",
+    "FrameRows",
     "RowOutcome",
     "from_dataframe",
     "is_dataframe",
+    "key_columns",
     "rows_of",
     "to_dataframe",
 ]
@@ -224,10 +231,28 @@ def _fields(kind: str, row: Mapping[Any, Any]) -> dict[str, Any]:
     return fields
 
 
-def rows_of(frame: pd.DataFrame, kind: str = "event") -> Iterator[dict[str, Any]]:
+class FrameRows:
+    """The rows of a frame as ``create`` keyword arguments, each read as it is reached.
+
+    Sized (its length is the frame's) as well as iterable, so that a bulk load knows its total
+    before the first row: ``bulk_create(df, progress=...)`` reports ``(done, len(df))``.
+    """
+
+    def __init__(self, frame: pd.DataFrame, kind: str) -> None:
+        self.frame = frame
+        self.kind = kind
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for _, row in self.frame.iterrows():
+            yield _fields(self.kind, row.to_dict())
+
+
+def rows_of(frame: pd.DataFrame, kind: str = "event") -> FrameRows:
     """The rows of ``frame`` as ``create`` keyword arguments (``bulk_create`` takes these)."""
-    for _, row in frame.iterrows():
-        yield _fields(kind, row.to_dict())
+    return FrameRows(frame, kind)
 
 
 @attrs.frozen
@@ -291,26 +316,114 @@ class DataFrameReport:
         return f"<p>{escape(repr(self))}</p>{table}"
 
 
-def _existing(collection: PostCollection[Any], key: Key, fields: dict[str, Any], row: Any) -> Any:
-    """The record a row's key names, or ``None`` when the row is new."""
-    if key is None:
-        return None
-    value = row.get(key, _MISSING) if key == "id" else fields.get(key, _MISSING)
-    value = _cell(value)
-    if value is _MISSING:
-        return None
-    backend, cls = collection._ctx.backend, collection._cls
-    if key == "id":
-        found = backend.get_many(cls, [value]).get(value) if isinstance(value, int) else None
+#: Input kinds of the fields besides ``id`` and ``slug`` that rows can be matched on: one
+#: text, compared whole (a title, a website, an email address).
+_KEY_INPUTS = frozenset({Input.NAME, Input.TEXT, Input.URL})
+
+
+def key_columns(cls: type[Record]) -> tuple[str, ...]:
+    """The columns ``from_dataframe`` can match rows on for ``cls``: ``id``, ``slug`` and its
+    text fields (for events ``title``, ``website``, ``description`` and ``excerpt``)."""
+    texts = (name for name, f in input_fields(cls).items() if f.input in _KEY_INPUTS)
+    return ("id", "slug", *texts)
+
+
+class _Keyed:
+    """How the rows of one frame find the records they stand for (``from_dataframe``'s key).
+
+    ``id`` names a record directly (read as ``get`` reads an id: a whole float from an id
+    column with gaps too); an unknown id is the row's error. Any other key matches the live
+    records (not in the trash, as for an import key) whose field holds the row's value as the
+    field stores it (``" Gala "`` is read as ``"Gala"``, a slug is slugified). Those records
+    are looked up once for the whole column, before the first write: ``slug`` and the name
+    column through the storage's indexes, another text field by reading every record of the
+    kind once. A value that names several records is refused then, for every such row at
+    once, so nothing is written; a row that creates a record makes its value name it.
+    """
+
+    def __init__(self, collection: PostCollection[Any], key: str, frame: pd.DataFrame) -> None:
+        self.collection, self.key = collection, key
+        self.values: list[Any] = []
+        self.ids: dict[Any, list[int]] = {}
+        if key == "id":
+            return
+        self.values = [self._read(cell) for cell in frame[key]]
+        wanted = {value for value in self.values if value is not _MISSING}
+        self.ids = self._lookup(wanted) if wanted else {}
+        kind = collection.kind
+        ambiguous = {
+            f"rows[{label}].{key}": f"{len(ids)} {kind}s have this {key} "
+            f"(ids {', '.join(map(str, ids))}); match on a column that names one {kind}, "
+            "such as 'id'"
+            for label, value in zip(frame.index, self.values, strict=True)
+            if len(ids := self.ids.get(value, [])) > 1
+        }
+        if ambiguous:
+            raise InvalidParameter(ambiguous, codes=dict.fromkeys(ambiguous, "ambiguous_key"))
+
+    def _read(self, cell: Any) -> Any:
+        """The key a cell gives, as its field stores it; ``_MISSING`` when the cell is empty
+        (blank text names no record either) or unreadable (the row is then new, and creating
+        it says what is wrong)."""
+        value = _cell(cell)
+        if value is _MISSING:
+            return _MISSING
+        collection = self.collection
+        try:
+            clean = read_input(collection._cls, {self.key: value}, collection._ctx, creating=False)
+        except CalendarError:
+            return _MISSING
+        return clean[self.key] if clean[self.key] else _MISSING
+
+    def _lookup(self, values: set[Any]) -> dict[Any, list[int]]:
+        """The ids of the live records holding each value, oldest first."""
+        collection, key = self.collection, self.key
+        backend, cls, kind = collection._ctx.backend, collection._cls, collection.kind
+        if key == "slug":
+            found = {slug: [i] for slug, i in backend.taken_slugs(kind, values).items()}
+        elif key == cls.title_field:
+            found = backend.find_names(kind, values)  # ignoring case: checked below
+        else:
+            found = {}
+            for batch in BackendSnapshot(backend).batches(cls):  # every status, by id
+                for record in batch:
+                    if getattr(record, key) in values:
+                        found.setdefault(getattr(record, key), []).append(record.id)
+        records = backend.get_many(cls, {i for ids in found.values() for i in ids})
+        return {
+            value: live
+            for value, ids in found.items()
+            if (
+                live := [
+                    i
+                    for i in ids
+                    if i in records
+                    and records[i].status != Status.TRASH
+                    and getattr(records[i], key) == value
+                ]
+            )
+        }
+
+    def existing(self, position: int, row: Mapping[Any, Any]) -> Any:
+        """The record the row at ``position`` stands for, or ``None`` when it is new."""
+        collection = self.collection
+        backend, cls = collection._ctx.backend, collection._cls
+        if self.key != "id":
+            ids = self.ids.get(self.values[position], [])
+            return backend.get_many(cls, ids[:1]).get(ids[0]) if ids else None
+        value = _cell(row.get("id", _MISSING))
+        if value is _MISSING:
+            return None
+        record_id = read_id(value)
+        found = backend.get_many(cls, [record_id]).get(record_id)
         if found is None:
-            raise InvalidParameter.one("id", f"there is no {collection.kind} with id {value!r}")
+            raise InvalidParameter.one("id", f"there is no {collection.kind} with id {record_id}")
         return found
-    if key == "slug":
-        ids = list(backend.taken_slugs(collection.kind, [str(value)]).values())
-    else:
-        ids = backend.find_names(collection.kind, [str(value)]).get(str(value), [])
-    matches = [r for r in backend.get_many(cls, ids).values() if getattr(r, key) == value]
-    return matches[0] if matches else None
+
+    def created(self, position: int, record_id: int) -> None:
+        """The row at ``position`` created ``record_id``: later rows with its key match it."""
+        if self.key != "id" and self.values[position] is not _MISSING:
+            self.ids.setdefault(self.values[position], []).append(record_id)
 
 
 def _same(collection: Any, current: Any, fields: Mapping[str, Any]) -> bool:
@@ -338,30 +451,45 @@ def from_dataframe(
     progress: ProgressArg = None,
 ) -> DataFrameReport:
     """Create or update one record per row; see ``EventCollection.from_dataframe``."""
-    title = collection._cls.title_field
-    if key not in (None, "id", "slug", title):
-        raise InvalidParameter.one("key", f"send None, 'id', 'slug' or {title!r}")
+    key = cast(Key, plain(key))  # numpy text as text; NaN is no key, as None
+    on_conflict = cast(Literal["skip", "update"], plain(on_conflict))
+    usable = key_columns(collection._cls)
+    if key is not None and key not in usable:
+        raise InvalidParameter.one(
+            "key", f"send None or a column that names one {collection.kind}: {', '.join(usable)}"
+        )
+    if key is not None and key not in frame.columns:
+        raise InvalidParameter.one("key", f"the frame has no {key!r} column to match rows on")
     if on_conflict not in ("skip", "update"):
         raise InvalidParameter.one("on_conflict", "send 'skip' or 'update'")
     outcomes: list[RowOutcome] = []
     backend = collection._ctx.backend
     with tracking(progress, total=len(frame), unit="rows") as advance, backend.transaction():
-        for number, (label, series) in enumerate(frame.iterrows(), start=1):
+        keyed = _Keyed(collection, key, frame) if key is not None else None
+        for position, (label, series) in enumerate(frame.iterrows()):
             row = series.to_dict()
             try:
                 with backend.transaction():  # one row: written whole or not at all
-                    outcomes.append(_one_row(collection, label, row, key, on_conflict))
+                    done = _one_row(collection, label, row, keyed, position, on_conflict)
             except CalendarError as bad:
-                outcomes.append(RowOutcome(label, "error", error=str(bad)))
-            advance(number)
+                done = RowOutcome(label, "error", error=str(bad))
+            if keyed is not None and done.outcome == "created" and done.id is not None:
+                keyed.created(position, done.id)
+            outcomes.append(done)
+            advance(position + 1)
     return DataFrameReport(tuple(outcomes))
 
 
 def _one_row(
-    collection: PostCollection[Any], label: Any, row: dict[Any, Any], key: Key, on_conflict: str
+    collection: PostCollection[Any],
+    label: Any,
+    row: dict[Any, Any],
+    keyed: _Keyed | None,
+    position: int,
+    on_conflict: str,
 ) -> RowOutcome:
     fields = _fields(collection.kind, row)
-    current = _existing(collection, key, fields, row)
+    current = keyed.existing(position, row) if keyed is not None else None
     if current is None:
         return RowOutcome(label, "created", collection.create(**fields).id)
     if on_conflict == "skip":
