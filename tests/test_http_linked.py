@@ -99,6 +99,21 @@ def test_inline_organizer_ignores_keys_it_does_not_know(site: Site) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("extra", "status"),
+    [({"twitter": {"handle": ["@a\x00"]}}, 201), ({"email": "ada\x00@example.org"}, 400)],
+    ids=["ignored-key", "known-key"],
+)
+def test_inline_organizer_text_is_checked_where_it_is_read(
+    site: Site, extra: dict[str, Any], status: int
+) -> None:
+    """A NUL in a key the organizer does not declare is ignored with the key (schemathesis
+    found it refused); in a field it declares, it is still a 400."""
+    organizer = {"organizer": "Ada", **extra}
+    response = site.post("/events", json={**TOUR, "organizer": [organizer]}, as_="admin")
+    assert status == response.status_code
+
+
 def test_inline_venue_without_a_name_is_still_invalid(site: Site) -> None:
     """Ignoring unknown keys does not excuse a missing name: 400 on venue, nothing created."""
     response = site.post("/events", json={**TOUR, "venue": {"city": "Ottawa"}}, as_="admin")

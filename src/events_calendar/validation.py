@@ -118,7 +118,8 @@ def read_input(
             problems["timezone"] = bad.why
     utc_date: datetime | None = None
     for name, value in data.items():
-        if not _clean(value):
+        linked = name in fields and fields[name].input in _LINKED
+        if not linked and not _clean(value):
             problems[name] = "send valid text: no NUL characters and no lone surrogates"
         if name in clean or name in problems:
             continue
@@ -425,6 +426,12 @@ class _Reader:
         if number is None or number < 0 or (number and not self.lookup.exists(kind, number)):
             raise _Invalid(f"send the id of an existing {kind}, or 0 for none")
         return number
+
+
+#: Inputs whose reader checks the text it keeps itself (``_Reader.linked``): an inline
+#: venue or organizer is read as a record (its text checked there), and the keys it does not
+#: declare are ignored, whatever they hold, as the reference ignores unknown arguments.
+_LINKED = frozenset({Input.VENUES, Input.ORGANIZERS})
 
 
 def _clean(value: object) -> bool:
