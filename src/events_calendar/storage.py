@@ -161,6 +161,11 @@ class Storage(Protocol):
         (``str.casefold``), oldest first; names that match nothing are absent."""
         ...
 
+    def find_values(self, kind: Kind, field: str, values: Collection[str]) -> dict[str, list[int]]:
+        """For each value, the ids of that kind whose text ``field`` holds exactly it, oldest
+        first; values that match nothing are absent (``from_dataframe``'s key columns)."""
+        ...
+
     def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
         """The records of ``cls`` that ``flt.matches()`` accepts, in ``flt``'s order, from
         ``flt.offset`` up to ``flt.limit`` of them (all when ``limit`` is ``None``), and the

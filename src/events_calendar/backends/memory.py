@@ -360,6 +360,16 @@ class MemoryBackend:
             found = {name: sorted(self._names[kind].get(name.casefold(), ())) for name in names}
             return {name: ids for name, ids in found.items() if ids}
 
+    def find_values(self, kind: Kind, field: str, values: Collection[str]) -> dict[str, list[int]]:
+        wanted = set(values)
+        found: dict[str, list[int]] = {}
+        with self._lock:
+            for record_id in sorted(self._records[kind]):
+                value = getattr(self._records[kind][record_id], field)
+                if value in wanted:
+                    found.setdefault(value, []).append(record_id)
+        return found
+
     # -- lists -----------------------------------------------------------------------------
     def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
         """Candidates from the narrowest index, kept when the filter's ``matches()`` says so."""

@@ -30,7 +30,6 @@ from ..errors import CalendarError, InvalidParameter
 from ..progress import ProgressArg, tracking
 from ..records import Event, Input, Record, input_fields
 from ..statuses import Status
-from ..transfer import BackendSnapshot
 from ..validation import read_id, read_input
 
 if TYPE_CHECKING:
@@ -336,9 +335,10 @@ class _Keyed:
     records (not in the trash, as for an import key) whose field holds the row's value as the
     field stores it (``" Gala "`` is read as ``"Gala"``, a slug is slugified). Those records
     are looked up once for the whole column, before the first write: ``slug`` and the name
-    column through the storage's indexes, another text field by reading every record of the
-    kind once. A value that names several records is refused then, for every such row at
-    once, so nothing is written; a row that creates a record makes its value name it.
+    column through the storage's indexes, another text field by one storage lookup of the
+    column's values (``Storage.find_values``). A value that names several records is refused
+    then, for every such row at once, so nothing is written; a row that creates a record makes
+    its value name it.
     """
 
     def __init__(self, collection: PostCollection[Any], key: str, frame: pd.DataFrame) -> None:
@@ -384,11 +384,7 @@ class _Keyed:
         elif key == cls.title_field:
             found = backend.find_names(kind, values)  # ignoring case: checked below
         else:
-            found = {}
-            for batch in BackendSnapshot(backend).batches(cls):  # every status, by id
-                for record in batch:
-                    if getattr(record, key) in values:
-                        found.setdefault(getattr(record, key), []).append(record.id)
+            found = backend.find_values(kind, key, values)
         records = backend.get_many(cls, {i for ids in found.values() for i in ids})
         return {
             value: live

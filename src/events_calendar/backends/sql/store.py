@@ -268,6 +268,16 @@ class SQLStore:
                 by_key.setdefault(key, []).append(record_id)
         return {name: by_key[name.casefold()] for name in names if name.casefold() in by_key}
 
+    def find_values(self, kind: Kind, field: str, values: Collection[str]) -> dict[str, list[int]]:
+        column = self.dialect.quote(field)
+        found: dict[str, list[int]] = {}
+        for chunk in _chunks(sorted(set(values))):
+            inner, params = self.dialect.in_(column, chunk)
+            sql = f"SELECT {column}, id FROM {self._tables[kind]} WHERE {inner} ORDER BY id"
+            for value, record_id in self._run(sql, params).rows:
+                found.setdefault(value, []).append(record_id)
+        return found
+
     def post_kind(self, record_id: int) -> Kind | None:
         found = self._run(
             " UNION ALL ".join(
