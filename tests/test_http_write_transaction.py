@@ -239,3 +239,88 @@ def test_an_app_served_by_one_event_loop_then_another(served: Served) -> None:
 
     assert [201] * 4 + [200] * 4 + [5] == asyncio.run(burst("a"))
     assert [201] * 4 + [200] * 4 + [10] == asyncio.run(burst("b"))
+
+
+def _slow_first_transaction(served: Served) -> None:
+    """The first outer transaction takes 50 ms: writes sent meanwhile queue behind it."""
+    plain = served.cal.backend.transaction
+    first = [True]
+
+    @contextmanager
+    def slowed() -> Iterator[None]:
+        if first[0]:
+            first[0] = False
+            time.sleep(0.05)
+        with plain():
+            yield
+
+    served.cal.backend.transaction = slowed  # type: ignore[method-assign]
+
+
+def _burst(served: Served, bodies: list[dict[str, Any]]) -> list[httpx.Response]:
+    async def go() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=served.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            sent = [
+                client.post(API + "/events", json=body, headers={"Authorization": served.auth})
+                for body in bodies
+            ]
+            return list(await asyncio.gather(*sent))
+
+    return asyncio.run(go())
+
+
+def test_writes_that_queue_together_commit_together(served: Served) -> None:
+    """Eight writes at once: those that queued behind the first (all, or all but it) in one
+    outer transaction, each answered with its own record."""
+    _slow_first_transaction(served)
+    answers = _burst(served, [{**GALA, "title": f"Gala {n}"} for n in range(8)])
+    assert [(201, f"Gala {n}") for n in range(8)] == [
+        (a.status_code, a.json()["title"]) for a in answers
+    ]
+    assert served.opened <= 2
+    assert sorted(f"Gala {n}" for n in range(8)) == sorted(served.titles())
+    assert 8 == len({a.json()["id"] for a in answers})
+
+
+def test_a_write_refused_in_a_batch_leaves_the_others_written(served: Served) -> None:
+    _slow_first_transaction(served)
+    bodies = [{**GALA, "title": f"Gala {n}"} for n in range(6)]
+    bodies[3] = {**bodies[3], "start_date": "not a date"}
+    answers = _burst(served, bodies)
+    assert [201, 201, 201, 400, 201, 201] == [a.status_code for a in answers]
+    assert "start_date" in answers[3].json()["data"]["params"]
+    assert sorted(f"Gala {n}" for n in (0, 1, 2, 4, 5)) == sorted(served.titles())
+    assert served.opened <= 2
+
+
+@pytest.mark.parametrize("kind", ["sqlite-file", "postgresql"])
+def test_a_write_is_answered_after_its_commit(kind: str, tmp_path: Path) -> None:
+    """Another connection sees each write by the time its answer arrives, batched or not."""
+    url = calendar_url(kind, tmp_path)
+    site = Served(url)
+    other = ec.connect(url, clock=ec.FixedClock(NOW))
+    try:
+        _slow_first_transaction(site)
+        admin = other.as_user(other.users.get("admin"))
+
+        async def go() -> list[tuple[int, bool]]:
+            transport = httpx.ASGITransport(app=site.app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+
+                async def one(n: int) -> tuple[int, bool]:
+                    answer = await client.post(
+                        API + "/events",
+                        json={**GALA, "title": f"Gala {n}"},
+                        headers={"Authorization": site.auth},
+                    )
+                    seen = admin.events.get(answer.json()["id"]).title == f"Gala {n}"
+                    return answer.status_code, seen
+
+                return list(await asyncio.gather(*(one(n) for n in range(6))))
+
+        assert [(201, True)] * 6 == asyncio.run(go())
+        assert site.opened <= 2
+    finally:
+        other.close()
+        site.cal.close()

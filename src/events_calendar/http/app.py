@@ -29,11 +29,11 @@ from .errors import HINT_HEADER, error_body, no_route_body
 from .fragments import Fragments
 from .handlers import Handler, handler_for, options
 from .limits import HttpLimits
-from .loop_lock import LoopLock
 from .middleware import CacheAnonymousReads, HeadAsGet
 from .params import InvalidJson, read_params
 from .responses import json_response
 from .routes_spec import RECORD_ID, ROUTES, Route
+from .write_batches import WriteBatches
 
 __all__ = ["create_app"]
 
@@ -52,7 +52,7 @@ def _endpoint(
     namespace: str,
     fragments: Fragments | None,
     writes: bool,
-    gate: LoopLock,
+    batches: WriteBatches,
 ) -> Endpoint:
     """The request path: read the body on the event loop, then sign in and answer in a
     worker thread, so a request that waits for storage (a write waiting for another
@@ -67,15 +67,13 @@ def _endpoint(
     open to it, and a flood of them must not hold up the writers.
 
     Those transactions wait for one another in storage anyway (every backend has one writer
-    at a time), so they queue on the event loop (``gate``) instead, one entering a worker
-    thread at a time: eight threads taking turns at the write lock and the interpreter lock
-    cost a worker about a tenth of its writes (bench/http/README.md). The body is read
-    before the gate and the answer sent after it, so a slow client holds up no other writer.
+    at a time), so they queue on the event loop instead (``batches``), and the ones that
+    queued while another was answered are answered next, together: one thread hop and one
+    commit for the batch, each request in a nested transaction of its own
+    (``write_batches``). Eight threads taking turns at the write lock and the interpreter lock
+    would cost a worker about a tenth of its writes (bench/http/README.md). The body is read
+    before the queue and the answer sent after it, so a slow client holds up no other writer.
     """
-
-    def answer_in_transaction(request: Request, params: dict[str, Any]) -> Response:
-        with calendar.transaction():
-            return answer_now(request, params)
 
     def answer_now(request: Request, params: dict[str, Any]) -> Response:
         call = start_call(
@@ -100,8 +98,7 @@ def _endpoint(
             )
             raise
         if writes and "authorization" in request.headers:
-            async with gate():
-                return await run_in_threadpool(answer_in_transaction, request, params)
+            return await batches.answer(lambda: answer_now(request, params))
         return await run_in_threadpool(answer_now, request, params)
 
     return serve
@@ -113,7 +110,7 @@ def _routes(
     """Every endpoint of ``ROUTES``, and OPTIONS on every path, as Starlette routes."""
     root = f"{base_path}/{namespace}"
     routes: list[BaseRoute] = []
-    gate = LoopLock()  # one signed-in write request in a worker thread at a time
+    batches = WriteBatches(calendar.transaction)  # signed-in writes, one batch at a time
     for route in ROUTES:
         served = [(e.methods, handler_for(route, e)) for e in route.endpoints]
         for methods, handler in [*served, (("OPTIONS",), options)]:
@@ -125,7 +122,7 @@ def _routes(
                 namespace=namespace,
                 fragments=fragments,
                 writes=not _READS.issuperset(methods),
-                gate=gate,
+                batches=batches,
             )
             for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
                 routes.append(StarletteRoute(path, endpoint, methods=list(methods)))
