@@ -26,7 +26,8 @@ __all__ = ["WorkerTurns"]
 
 
 class WorkerTurns:
-    """Counts the requests in worker threads; ``give()`` lets one of them run."""
+    """Counts the requests handed to worker threads (running, or queued to write);
+    ``give()`` lets one of them run."""
 
     #: Seconds between two turns, at least.
     GAP = 0.0005

@@ -15,10 +15,10 @@ What a client sees does not change:
 - each request still sees one state of the data from its sign-in to its answer, the writes
   of the requests before it in the batch included, as it would have seen them had they
   committed first;
-- a batch whose outer transaction fails (the commit, or an error the storage raises, after
-  which the transaction may not be usable) leaves nothing written, and its requests are then
-  answered one at a time, each in its own transaction, exactly as without batching: only
-  a request that failed on its own input keeps its answer.
+- a batch whose outer transaction fails (the commit, an error the storage raises, after
+  which the transaction may not be usable, or a bug) leaves nothing written, and its
+  requests are then answered again one at a time, each in its own transaction, exactly as
+  without batching.
 
 A lone write is its own batch, with no nested transaction: when writes do not queue, nothing
 changes. Batches are made per event loop (like ``loop_lock.LoopLock``), and hold at most
