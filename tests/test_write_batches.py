@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from starlette.responses import Response
 
 from events_calendar.errors import InvalidParameter, StorageUnavailable
@@ -191,3 +193,74 @@ def test_each_event_loop_batches_its_own_writes() -> None:
     assert ["answer 0", "answer 1"] == answered(batches, [write(storage, n) for n in (0, 1)])
     assert ["answer 2", "answer 3"] == answered(batches, [write(storage, n) for n in (2, 3)])
     assert 4 == storage.log.count("commit")
+
+
+class Store:
+    """A transactional list of written names: nested transactions undo their own writes;
+    the outer commits of batches (more than one write inside) fail where asked."""
+
+    def __init__(self, failing_batches: frozenset[int]) -> None:
+        self.committed: list[str] = []
+        self.pending: list[str] = []
+        self.depth = 0
+        self.failing = failing_batches
+        self.batches = 0
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        outer, mark = self.depth == 0, len(self.pending)
+        self.depth += 1
+        try:
+            yield
+        except BaseException:
+            del self.pending[mark:]
+            raise
+        finally:
+            self.depth -= 1
+        if outer:
+            written, self.pending = self.pending, []
+            if len(written) > 1:
+                self.batches += 1
+                if self.batches in self.failing:
+                    raise StorageUnavailable("commit failed")
+            self.committed += written
+
+
+#: What a request does: writes its name and answers, is refused after writing (its own
+#: input), or fails after writing (a bug).
+KINDS = ("ok", "refused", "bug")
+
+
+@given(
+    kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=12),
+    failing=st.frozensets(st.integers(1, 3)),
+)
+def test_batches_answer_and_write_as_requests_one_at_a_time(
+    kinds: list[str], failing: frozenset[int]
+) -> None:
+    """Whatever the mix of requests and failed batch commits: every request gets the answer
+    it would get alone, and what is stored is what requests one at a time would store."""
+    store = Store(failing)
+
+    def request(n: int, kind: str) -> Work:
+        def work() -> Response:
+            store.pending.append(f"r{n}")
+            if kind == "refused":
+                raise InvalidParameter({"n": f"refused {n}"})
+            if kind == "bug":
+                raise RuntimeError(f"bug {n}")
+            return Response(f"answer {n}")
+
+        return work
+
+    answers = answered(
+        WriteBatches(store.transaction), [request(n, k) for n, k in enumerate(kinds)]
+    )
+    expected: list[object] = [f"answer {n}" for n in range(len(kinds))]
+    for n, kind in enumerate(kinds):
+        if kind != "ok":
+            error = answers[n]
+            assert isinstance(error, InvalidParameter if kind == "refused" else RuntimeError)
+            expected[n] = error
+    assert expected == answers
+    assert [f"r{n}" for n, kind in enumerate(kinds) if kind == "ok"] == store.committed
