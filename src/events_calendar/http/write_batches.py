@@ -2,10 +2,10 @@
 
 Every backend has one writer at a time, so a worker's signed-in writes queue anyway; what
 each then pays alone is its own commit (on SQLite, the write-ahead log's frames and the search
-index's new segment: about a third of a small write) and its own hop to a worker thread. Here
-the writes that queued while one was being answered are answered next as one **batch**: one
-thread hop and one outer transaction, each request inside it in a nested transaction of its
-own (a savepoint), committed once after the last.
+index's new segment; writes made eight to a transaction cost about a third less each) and its
+own hop to a worker thread. Here the writes that queued while one was being answered are
+answered next as one **batch**: one thread hop and one outer transaction, each request inside
+it in a nested transaction of its own (a savepoint), committed once after the last.
 
 What a client sees does not change:
 
