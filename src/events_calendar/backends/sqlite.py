@@ -44,7 +44,6 @@ from .sqlite_schema import (
     REWRITE_TRIGGERS,
     WINDOW_COUNT_TRIGGERS,
 )
-from .sqlite_wal_index import WalIndexHeader
 
 __all__ = ["SEARCH_BATCH", "SEARCH_PENDING", "SQLiteBackend", "SQLiteDialect", "SQLiteEngine"]
 
@@ -276,7 +275,6 @@ class SQLiteEngine(Engine):
             self._checkpoints = Checkpointer(lambda: self._connect(cache_kib=64).conn)
         self._watch = self._connect(cache_kib=64).conn if path is not None else None
         self._watch_lock = threading.Lock()
-        self._wal_index: WalIndexHeader | None = None
         try:
             with self.transaction(), translating(_ERRORS, self._name):
                 self._refuse_a_newer_schema()
@@ -284,8 +282,6 @@ class SQLiteEngine(Engine):
         except BaseException:
             self.close()
             raise
-        if path is not None:  # mapped once the writer holds the log open: it is the live one
-            self._wal_index = WalIndexHeader.open(path)
 
     def _connect(self, *, cache_kib: int, mmap_bytes: int = 0) -> Database:
         with translating(_ERRORS, self._name):
@@ -443,31 +439,25 @@ class SQLiteEngine(Engine):
         return self._owner == threading.get_ident()
 
     def generation(self) -> Hashable:
-        """Changes whenever a write commits, from this process or another. A file's is the
-        header of its wal-index, read from shared memory without a query or letting go of
-        the interpreter lock (``sqlite_wal_index``); where that cannot be mapped, the
-        ``data_version`` of a connection of its own, which never writes, so that it moves
-        with every commit of any other connection, the writer's included. Neither waits for
-        a writer. Inside this thread's open transaction, equal to nothing."""
+        """Changes whenever a write commits, from this process or another. A file is watched
+        by a connection of its own, which never writes: its ``data_version`` moves with every
+        commit of any other connection, the writer's included, and reading it waits for no
+        writer. Inside this thread's open transaction, equal to nothing."""
         if self.writing():
             return object()
         if self._watch is None:  # a private in-memory database: only our writer commits
             with self._lock:
                 return object() if self._depth else self._commits
-        if self._wal_index is not None:
-            return self._wal_index.read()
         with self._watch_lock:
             (version,) = self._watch.execute("PRAGMA data_version").fetchone()
         return int(version)
 
     def generation_nowait(self) -> Hashable | None:
-        """``generation()`` when it needs no wait: a file's wal-index header always; its
-        ``data_version`` unless another thread is reading it. A private in-memory database's
-        count sits behind the writer's lock: ``None``."""
+        """A file's ``data_version``, unless another thread is reading it: the watching
+        connection only reads the WAL index in shared memory, which waits for no writer.
+        A private in-memory database's count sits behind the writer's lock: ``None``."""
         if self._watch is None or self.writing():
             return None
-        if self._wal_index is not None:
-            return self._wal_index.read()
         if not self._watch_lock.acquire(blocking=False):
             return None
         try:
@@ -483,9 +473,6 @@ class SQLiteEngine(Engine):
             self._readers.clear()
         if self._watch is not None:
             self._watch.close()
-        if self._wal_index is not None:
-            self._wal_index.close()
-            self._wal_index = None
         if self._checkpoints is not None:
             self._checkpoints.close()
         with self._lock:

@@ -33,7 +33,6 @@ from .middleware import CacheAnonymousReads, HeadAsGet
 from .params import InvalidJson, read_params
 from .responses import json_response
 from .routes_spec import RECORD_ID, ROUTES, Route
-from .worker_turns import WorkerTurns
 from .write_batches import WriteBatches
 
 __all__ = ["create_app"]
@@ -54,7 +53,6 @@ def _endpoint(
     fragments: Fragments | None,
     writes: bool,
     batches: WriteBatches,
-    turns: WorkerTurns,
 ) -> Endpoint:
     """The request path: read the body on the event loop, then sign in and answer in a
     worker thread, so a request that waits for storage (a write waiting for another
@@ -99,21 +97,15 @@ def _endpoint(
                 start_call, request, calendar, route, {}, base_path=base_path, namespace=namespace
             )
             raise
-        async with turns.working():
-            if writes and "authorization" in request.headers:
-                return await batches.answer(lambda: answer_now(request, params))
-            return await run_in_threadpool(answer_now, request, params)
+        if writes and "authorization" in request.headers:
+            return await batches.answer(lambda: answer_now(request, params))
+        return await run_in_threadpool(answer_now, request, params)
 
     return serve
 
 
 def _routes(
-    calendar: Calendar,
-    *,
-    base_path: str,
-    namespace: str,
-    fragments: Fragments | None,
-    turns: WorkerTurns,
+    calendar: Calendar, *, base_path: str, namespace: str, fragments: Fragments | None
 ) -> list[BaseRoute]:
     """Every endpoint of ``ROUTES``, and OPTIONS on every path, as Starlette routes."""
     root = f"{base_path}/{namespace}"
@@ -131,7 +123,6 @@ def _routes(
                 fragments=fragments,
                 writes=not _READS.issuperset(methods),
                 batches=batches,
-                turns=turns,
             )
             for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
                 routes.append(StarletteRoute(path, endpoint, methods=list(methods)))
@@ -221,11 +212,8 @@ def create_app(
     namespace = f"{vendor}/events/v1"
     register_url_convertor(RECORD_ID, _RecordId())
     kept = Fragments() if fragments else None
-    turns = WorkerTurns()  # requests in worker threads, given turns by cached answers
     app = Starlette(
-        routes=_routes(
-            calendar, base_path=base_path, namespace=namespace, fragments=kept, turns=turns
-        ),
+        routes=_routes(calendar, base_path=base_path, namespace=namespace, fragments=kept),
         middleware=[
             *(limits or HttpLimits()).middleware(),  # outermost: refuse before reading
             Middleware(HeadAsGet),
@@ -234,7 +222,6 @@ def create_app(
                 calendar=calendar,
                 enabled=cache,
                 root=f"{base_path}/{namespace}",
-                turns=turns,
             ),
         ],
         exception_handlers={

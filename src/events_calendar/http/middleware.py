@@ -27,7 +27,6 @@ from .conditional import not_modified, validators
 from .generations import SharedReads
 from .loop_lock import LoopLock
 from .origin import address
-from .worker_turns import WorkerTurns
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
 
@@ -95,17 +94,8 @@ class CacheAnonymousReads:
     #: the writes are a bulk change, and every list goes.
     SPARE_AT_MOST = 64
 
-    def __init__(
-        self,
-        app: ASGIApp,
-        *,
-        calendar: Calendar,
-        enabled: bool,
-        root: str,
-        turns: WorkerTurns | None = None,
-    ) -> None:
+    def __init__(self, app: ASGIApp, *, calendar: Calendar, enabled: bool, root: str) -> None:
         self.app = app
-        self.turns = turns or WorkerTurns()
         self.calendar = calendar
         self.enabled = enabled
         self.root = root
@@ -187,9 +177,7 @@ class CacheAnonymousReads:
     ) -> None:
         token = await self._token()
         hit = self.cache.get(key)
-        if hit is not None:
-            self.turns.give()  # a worker thread may be waiting to run (``worker_turns``)
-        else:
+        if hit is None:
             answer = _Answer()
             await self.app(scope, receive, answer)
             if answer.status != 200:
