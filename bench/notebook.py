@@ -55,6 +55,12 @@ def _rss_mb() -> float:
     return _memory_mb()
 
 
+def _pythonpath() -> str:
+    """This folder (for ``dataset``), then the caller's own path: a run against another
+    checkout's ``src`` (``PYTHONPATH=... bench/notebook.py``) measures that code."""
+    return os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")]))
+
+
 def _url(backend: str, n: int, db_dir: Path) -> str:
     if backend == "postgres":
         return f"postgresql://postgres@127.0.0.1:5432/bench_notebook_{n}"
@@ -159,7 +165,7 @@ def _child(what: str, url: str) -> dict[str, Any]:
         check=True,
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent)},
+        env={**os.environ, "PYTHONPATH": _pythonpath()},
     ).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return result
