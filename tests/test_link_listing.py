@@ -135,22 +135,48 @@ def test_a_list_of_one_venue_finds_its_events_in_order(cal: ec.Calendar) -> None
     ]
 
 
-def test_sqlite_walks_the_venue_index_and_counts_no_links(tmp_path: Path) -> None:
-    """One venue: the page reads ``event_venues_listing``; no link count is asked for."""
-    cal = ec.Calendar(SQLiteBackend(tmp_path / "cal.db"), clock=ec.FixedClock(NOW))
-    gig = _gig(cal)
+def _listed(cal: ec.Calendar, **filters: Any) -> tuple[list[ec.Event], list[tuple[str, Any]]]:
+    """An anonymous list on an SQLite calendar, and the statements it ran."""
     backend = cal.backend
     assert isinstance(backend, SQLiteBackend)
     seen: list[tuple[str, Any]] = []
     with backend.db.tracer(lambda sql, params: seen.append((sql, params))):
-        page = cal.as_user(None).events.list(venue=gig.venue)
-    assert [gig.id] == [e.id for e in page.items]
+        page = cal.as_user(None).events.list(**filters)
+    return list(page.items), seen
+
+
+def _plan(cal: ec.Calendar, statement: tuple[str, Any]) -> list[str]:
+    """SQLite's plan for one statement, a line per step."""
+    backend = cal.backend
+    assert isinstance(backend, SQLiteBackend)
+    return [
+        row[3] for row in backend.db.execute(f"EXPLAIN QUERY PLAN {statement[0]}", statement[1])
+    ]
+
+
+def test_sqlite_walks_the_venue_index_and_counts_no_links(tmp_path: Path) -> None:
+    """One venue: the page reads ``event_venues_listing``; no link count is asked for."""
+    cal = ec.Calendar(SQLiteBackend(tmp_path / "cal.db"), clock=ec.FixedClock(NOW))
+    gig = _gig(cal)
+    shown, seen = _listed(cal, venue=gig.venue)
+    assert [gig.id] == [e.id for e in shown]
     (listing,) = [(sql, p) for sql, p in seen if "ORDER BY" in sql and '"event_venues" d' in sql]
-    plan = " ".join(
-        row[3] for row in backend.db.execute(f"EXPLAIN QUERY PLAN {listing[0]}", listing[1])
-    )
-    assert "event_venues_listing" in plan
+    assert "event_venues_listing" in " ".join(_plan(cal, listing))
     assert not any("LIMIT 16385" in sql for sql, _ in seen)
+    cal.close()
+
+
+def test_sqlite_reads_an_events_links_from_an_index_alone(tmp_path: Path) -> None:
+    """Reading the links of the events a list shows visits no link table (migration 0013):
+    each part of the statement is answered from the link table's ``_of_event`` index."""
+    cal = ec.Calendar(SQLiteBackend(tmp_path / "cal.db"), clock=ec.FixedClock(NOW))
+    gig = _gig(cal)
+    (one,), seen = _listed(cal)
+    assert (gig.id, gig.venue, gig.organizer) == (one.id, one.venue, one.organizer)
+    (links,) = [(sql, p) for sql, p in seen if " AS target, position" in sql]
+    plan = _plan(cal, links)
+    for link in LINKS.values():
+        assert any(f"USING COVERING INDEX {link.table}_of_event " in step for step in plan), plan
     cal.close()
 
 

