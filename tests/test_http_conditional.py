@@ -81,6 +81,55 @@ def test_a_signed_in_read_with_a_matching_tag_gets_its_full_answer(site: Site) -
     assert 200 == response.status_code
 
 
+def test_a_read_that_moves_with_the_clock_carries_validators_built_afresh(site: Site) -> None:
+    """The cache may not keep ``start_date=now`` (its answer changes as time passes, with no
+    write), but the answer still carries validators, and a tag that still matches gets a
+    304; once time has moved the event out, the same tag gets the new answer."""
+    first = site.get("/events", params={"start_date": "now"})
+    etag = first.headers["etag"]
+    assert (f'"{hashlib.sha256(first.content).hexdigest()[:32]}"', "no-cache") == (
+        etag,
+        first.headers["cache-control"],
+    )
+    assert ["Gala"] == [e["title"] for e in first.json()["events"]]
+    again = site.get("/events", params={"start_date": "now"}, headers={"If-None-Match": etag})
+    assert (304, b"", etag) == (again.status_code, again.content, again.headers["etag"])
+    site.clock.set(datetime(2031, 7, 1, tzinfo=UTC))  # after the Gala
+    later = site.get("/events", params={"start_date": "now"}, headers={"If-None-Match": etag})
+    assert (200, []) == (later.status_code, later.json()["events"])
+    assert etag != later.headers["etag"]
+
+
+def test_only_with_upcoming_is_revalidated_too(site: Site) -> None:
+    params = {"only_with_upcoming": "true"}
+    etag = site.get("/venues", params=params).headers["etag"]
+    again = site.get("/venues", params=params, headers={"If-None-Match": etag})
+    assert 304 == again.status_code
+
+
+def test_a_read_with_a_password_carries_no_validators(site: Site) -> None:
+    """An answer opened with a password is for that reader: no validators, and a matching tag
+    of the same answer without the password still gets the answer in full."""
+    etag = site.get("/events/by-slug/gala").headers["etag"]
+    params = {"password": "open sesame"}
+    response = site.get("/events/by-slug/gala", params=params, headers={"If-None-Match": etag})
+    assert 200 == response.status_code
+    assert [] == [name for name in VALIDATOR_HEADERS if name in response.headers]
+
+
+def test_with_the_cache_off_no_answer_carries_validators() -> None:
+    """``cache=False`` turns the validators off with it (``docs/http.md``)."""
+    from events_calendar.http import create_app
+
+    site = Site()
+    site.event(title="Gala")
+    site.app = create_app(site.cal, cache=False)
+    for params in ({}, {"start_date": "now"}):
+        response = site.get("/events", params=params)
+        assert 200 == response.status_code
+        assert [] == [name for name in VALIDATOR_HEADERS if name in response.headers]
+
+
 def test_last_modified_is_never_later_than_the_servers_date() -> None:
     """uvicorn's ``Date`` is read from a clock it reads once a second, so it may still say the
     second before the answer was built: ``Last-Modified`` is that earlier second, whatever the

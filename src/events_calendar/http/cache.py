@@ -29,7 +29,7 @@ import attrs
 
 from .cache_tags import SHOWS_EVENTS, Listing
 
-__all__ = ["CachedResponse", "ResponseCache", "cacheable"]
+__all__ = ["CachedResponse", "ResponseCache", "cacheable", "revalidatable"]
 
 K = TypeVar("K", bound=Hashable)
 
@@ -41,9 +41,17 @@ _ABSOLUTE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?")
 _CLOCK_PARAMS = frozenset({"only_with_upcoming"})
 
 
+def revalidatable(query: Mapping[str, str], has_credentials: bool) -> bool:
+    """Whether a GET with this query gets validators (``conditional``), kept or not: an
+    anonymous one that sends no password. A signed-in reader's answer, or one opened with a
+    password, is for that reader alone, and no shared cache should revalidate it for them."""
+    return not has_credentials and "password" not in query
+
+
 def cacheable(query: Mapping[str, str], has_credentials: bool) -> bool:
-    """Whether an anonymous GET with this query may be answered from the cache."""
-    if has_credentials or "password" in query:
+    """Whether an anonymous GET with this query may be answered from the cache: one that
+    gets validators and whose answer cannot move within the day without a write."""
+    if not revalidatable(query, has_credentials):
         return False
     if any(name in query for name in _CLOCK_PARAMS):
         return False

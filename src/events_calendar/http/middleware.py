@@ -5,7 +5,8 @@ routes, handlers and cache only ever see a GET. ``CacheAnonymousReads`` answers 
 from ``cache.ResponseCache``, keeps the 200 answers it lets through with their validators
 (``ETag``, ``Last-Modified``, ``Cache-Control``; a matching ``If-None-Match`` is answered 304),
 and, when the data moved, reads the storage's change journal so that each write, from
-wherever it came, retires only what it can change (``cache_tags``).
+wherever it came, retires only what it can change (``cache_tags``). The anonymous reads it
+may not keep (their answer moves with the clock) get the same validators, built afresh.
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ from functools import lru_cache
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, QueryParams
-from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..calendar import Calendar
 from ..records import Event
-from .cache import CachedResponse, ResponseCache, cacheable
+from .cache import CachedResponse, ResponseCache, cacheable, revalidatable
 from .cache_tags import ALL, Listing, change_tags, event_list, read_tags, spared_lists
 from .conditional import not_modified, validators
 from .generations import SharedReads
@@ -80,11 +80,30 @@ async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], bod
     await send({"type": "http.response.body", "body": body})
 
 
+async def _deliver(
+    scope: Scope,
+    send: Send,
+    status: int,
+    headers: list[tuple[bytes, bytes]],
+    body: bytes,
+    checked: tuple[tuple[str, str], ...],
+) -> None:
+    """An answer with validators: 304 with no body when the request's condition holds for
+    them (``checked``, lower-case names), else the answer in full."""
+    conditional = any(name in _CONDITIONS for name, _ in scope["headers"])
+    if conditional and not_modified(Headers(scope=scope), dict(checked)):
+        kept = [(k, v) for k, v in headers if k.lower() != b"content-length"]
+        await _send(send, 304, kept, b"")
+    else:
+        await _send(send, status, headers, body)
+
+
 @lru_cache(maxsize=1024)  # bounded: query strings are the client's (8 KiB each at most)
-def _judged_query(raw: bytes) -> bool:
-    """``cache.cacheable`` of an anonymous request's query string, judged once per distinct
-    string: parsing one was a tenth of a cached answer."""
-    return cacheable(dict(QueryParams(raw)), has_credentials=False)
+def _judged_query(raw: bytes) -> tuple[bool, bool]:
+    """``cache.cacheable`` and ``cache.revalidatable`` of an anonymous request's query string,
+    judged once per distinct string: parsing one was a tenth of a cached answer."""
+    query = dict(QueryParams(raw))
+    return cacheable(query, has_credentials=False), revalidatable(query, has_credentials=False)
 
 
 class CacheAnonymousReads:
@@ -103,13 +122,11 @@ class CacheAnonymousReads:
         self._catching_up = LoopLock()
         self._generations = SharedReads(calendar.backend.generation)
 
-    def _key(self, request: Request) -> tuple[str, str, str, date] | None:
-        """The key of an anonymous read the cache may answer, else ``None``: the origin
-        (links in the answer name it), the path and query as sent, and the calendar's day."""
-        if "authorization" in request.headers or not _judged_query(request.scope["query_string"]):
-            return None
+    def _key(self, scope: Scope) -> tuple[str, str, str, date]:
+        """The key of a read the cache may answer: the origin (links in the answer name
+        it), the path and query as sent, and the calendar's day."""
         day = self.calendar.now().astimezone(self.calendar.zone).date()
-        return (*address(request.scope), day)
+        return (*address(scope), day)
 
     def _below_root(self, path: str) -> str | None:
         return path[len(self.root) :] if path.startswith(self.root) else None
@@ -119,11 +136,16 @@ class CacheAnonymousReads:
             self.enabled
             and scope["type"] == "http"
             and scope["method"] == "GET"
-            and (key := self._key(Request(scope))) is not None
+            and "authorization" not in Headers(scope=scope)
         ):
-            await self._read(scope, receive, send, key)
-        else:
-            await self.app(scope, receive, send)
+            kept, validated = _judged_query(scope["query_string"])
+            if kept:
+                await self._read(scope, receive, send, self._key(scope))
+                return
+            if validated:
+                await self._validated(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
     async def _generation(self) -> Hashable:
         """Inline when storage can say without waiting (a thread hop costs more than a
@@ -187,28 +209,41 @@ class CacheAnonymousReads:
             # Kept only if built from the view's data: a commit landing before the answer was
             # read would be one the next catch-up retires from answers of the view alone.
             self.cache.put(key, token, hit, await self._generation())
-        headers = list(hit.raw_headers)
-        conditional = any(name in _CONDITIONS for name, _ in scope["headers"])
-        if conditional and not_modified(Headers(scope=scope), dict(hit.validators)):
-            kept = [(k, v) for k, v in headers if k.lower() != b"content-length"]
-            await _send(send, 304, kept, b"")
-        else:
-            await _send(send, hit.status, headers, hit.body)
+        await _deliver(scope, send, hit.status, list(hit.raw_headers), hit.body, hit.validators)
+
+    async def _validated(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """An anonymous read the cache may not keep, answered with validators all the same:
+        a client that sends back the tag of an answer that has not moved gets a 304."""
+        answer = _Answer()
+        await self.app(scope, receive, answer)
+        if answer.status != 200:
+            await _send(send, answer.status, answer.headers, answer.body)
+            return
+        headers, checked = self._validators(answer)
+        raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+        await _deliver(scope, send, 200, raw, answer.body, checked)
+
+    def _validators(
+        self, answer: _Answer
+    ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+        """A 200 answer's headers with validators of its own unless it brought some (the
+        feed does), and the validators a conditional request is judged by."""
+        headers = tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in answer.headers)
+        given = {k.lower(): v for k, v in headers}
+        if "etag" in given:
+            return headers, tuple(
+                (k, v) for k, v in given.items() if k in ("etag", "last-modified")
+            )
+        added = validators(answer.body, self.calendar.now())
+        # Only the ETag decides: a Last-Modified of one second cannot tell apart two answers
+        # built in the same second, so If-Modified-Since alone is answered in full.
+        return headers + added, tuple((k.lower(), v) for k, v in added if k == "ETag")
 
     def _kept(self, path: str, answer: _Answer, query: str) -> CachedResponse:
         """A 200 answer as it is kept: with validators of its own unless it brought some
         (the feed does), and tagged with what it depends on."""
         body = answer.body
-        headers = tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in answer.headers)
-        given = {k.lower(): v for k, v in headers}
-        if "etag" in given:
-            checked = tuple((k, v) for k, v in given.items() if k in ("etag", "last-modified"))
-        else:
-            added = validators(body, self.calendar.now())
-            headers += added
-            # Only the ETag decides: a Last-Modified of one second cannot tell apart two
-            # answers built in the same second, so If-Modified-Since alone is answered in full.
-            checked = tuple((k.lower(), v) for k, v in added if k == "ETag")
+        headers, checked = self._validators(answer)
         below = self._below_root(path)
         if below is None:
             tags, listing = frozenset({ALL}), None
