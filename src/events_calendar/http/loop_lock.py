@@ -1,30 +1,43 @@
-"""``LoopLock``: an ``asyncio.Lock`` per event loop, for state an app keeps across requests.
+"""State an app keeps across requests, one per event loop: ``PerLoop``, and ``LoopLock``.
 
-An ``asyncio.Lock`` belongs to the first loop that waits on it, and raises on any other. One
-app may be served by several loops in turn (a worker's loop, then a test client's, a
-notebook's ``asyncio.run`` after another): each gets a lock of its own. Requests of one loop
-exclude one another, which is all a lock on one loop can do.
+asyncio's objects belong to one loop: an ``asyncio.Lock`` or a future raises when another
+loop waits on it. One app may be served by several loops in turn (a worker's loop, then a
+test client's, a notebook's ``asyncio.run`` after another), so what it keeps for its
+requests to share is kept per loop, and goes with its loop. Requests of one loop share
+theirs, which is all that one loop's objects can do.
 """
 
 from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
-__all__ = ["LoopLock"]
+__all__ = ["LoopLock", "PerLoop"]
+
+T = TypeVar("T")
 
 
-class LoopLock:
-    """``async with lock():`` holds this loop's lock."""
+class PerLoop(Generic[T]):
+    """``per_loop()`` is the running loop's value, made by ``make()`` on its first use."""
 
-    def __init__(self) -> None:
-        self._locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make = make
+        self._values: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, T] = (
             weakref.WeakKeyDictionary()
         )
 
-    def __call__(self) -> asyncio.Lock:
+    def __call__(self) -> T:
         loop = asyncio.get_running_loop()
-        lock = self._locks.get(loop)
-        if lock is None:
-            lock = self._locks[loop] = asyncio.Lock()
-        return lock
+        value = self._values.get(loop)
+        if value is None:
+            value = self._values[loop] = self._make()
+        return value
+
+
+class LoopLock(PerLoop[asyncio.Lock]):
+    """``async with lock():`` holds this loop's lock."""
+
+    def __init__(self) -> None:
+        super().__init__(asyncio.Lock)

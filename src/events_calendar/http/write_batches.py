@@ -21,14 +21,13 @@ What a client sees does not change:
   without batching.
 
 A lone write is its own batch, with no nested transaction: when writes do not queue, nothing
-changes. Batches are made per event loop (like ``loop_lock.LoopLock``), and hold at most
+changes. Batches are made per event loop (``loop_lock.PerLoop``), and hold at most
 ``MAX_BATCH`` requests, so the first of a long queue is not kept waiting for the last.
 """
 
 from __future__ import annotations
 
 import asyncio
-import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
@@ -37,6 +36,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from ..errors import CalendarError, Conflict, StorageUnavailable
+from .loop_lock import PerLoop
 
 __all__ = ["MAX_BATCH", "WriteBatches"]
 
@@ -81,15 +81,11 @@ class WriteBatches:
 
     def __init__(self, transaction: Transaction) -> None:
         self._transaction = transaction
-        self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Queue] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._queues = PerLoop(_Queue)
 
     async def answer(self, work: Work) -> Response:
         loop = asyncio.get_running_loop()
-        queue = self._queues.get(loop)
-        if queue is None:
-            queue = self._queues[loop] = _Queue()
+        queue = self._queues()
         answer: asyncio.Future[Response] = loop.create_future()
         queue.waiting.append(_Queued(work, answer))
         if queue.drainer is None:
