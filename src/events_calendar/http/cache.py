@@ -22,12 +22,14 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from datetime import UTC, datetime
 from typing import TypeVar
 
 import attrs
 
 from .cache_tags import SHOWS_EVENTS, Listing
+from .listed_pages import ListedPage, with_totals
 
 __all__ = ["CachedResponse", "ResponseCache", "cacheable", "revalidatable"]
 
@@ -74,12 +76,26 @@ class CachedResponse:
     validators: tuple[tuple[str, str], ...]
     tags: frozenset[str]
     listing: Listing | None = None
+    #: For an event list's page, what lets new events after it patch its totals in place
+    #: (``listed_pages``).
+    listed: ListedPage | None = None
     #: ``headers`` as ASGI sends them, encoded once.
     raw_headers: tuple[tuple[bytes, bytes], ...] = attrs.field(init=False)
 
     @raw_headers.default
     def _encode(self) -> tuple[tuple[bytes, bytes], ...]:
         return tuple((k.encode("latin-1"), v.encode("latin-1")) for k, v in self.headers)
+
+    def with_more(self, added: int, now: datetime) -> CachedResponse | None:
+        """This event list page's answer once its list counts ``added`` more events, all
+        after the page (``listed_pages``); ``None`` when it cannot be rewritten."""
+        if self.listed is None:
+            return None
+        patched = with_totals(self.listed, added, self.body, self.headers, now)
+        if patched is None:
+            return None
+        listed, body, headers, checked = patched
+        return attrs.evolve(self, headers=headers, body=body, validators=checked, listed=listed)
 
 
 class ResponseCache:
@@ -96,8 +112,14 @@ class ResponseCache:
     data of the view, no newer, which is what the next catch-up's entries are changes to.
     """
 
-    def __init__(self, max_bytes: int = 64 * 2**20) -> None:
+    def __init__(
+        self, max_bytes: int = 64 * 2**20, *, now: Callable[[], datetime] | None = None
+    ) -> None:
         self._entries: OrderedDict[Hashable, CachedResponse] = OrderedDict()
+        #: Kept event list pages whose lists counted this many more events since, all after
+        #: the page: their next read rewrites their totals (``listed_pages``).
+        self._owed: dict[Hashable, int] = {}
+        self._now = now or (lambda: datetime.now(UTC))
         self._tagged: dict[str, set[Hashable]] = {}
         #: The answers that may show events (``SHOWS_EVENTS``) by their event list's parsed
         #: query (``None``: not an event list). A catch-up judges each query once, not each
@@ -132,12 +154,14 @@ class ResponseCache:
         cursor: int,
         tags: frozenset[str] | None,
         spared: Callable[[Listing], bool] | None = None,
+        added: Mapping[Hashable, tuple[CachedResponse, int]] | None = None,
     ) -> int:
         """Account for the changes up to journal ``cursor``, whose data ``generation``
         stands for: retire the answers with one of ``tags`` (everything for ``None``), and,
         when new events are among the changes, every other answer that may show events
-        (``SHOWS_EVENTS``) but the event lists ``spared`` says show none of them. Returns the
-        token for ``put``."""
+        (``SHOWS_EVENTS``) but the event lists ``spared`` says show none of them and the
+        pages whose lists ``added`` counts events after them (``listed_pages``; judged of
+        the very answer still kept, else retired too). Returns the token for ``put``."""
         with self._lock:
             if tags is None:
                 self._clear()
@@ -149,17 +173,45 @@ class ResponseCache:
                     for listing, keys in list(self._listed.items()):
                         if listing is None or not spared(listing):
                             for key in list(keys):
-                                self._drop(key)
+                                self._owe_or_drop(key, (added or {}).get(key))
             self._epoch += 1
             self._view = generation
             self.cursor = cursor
             return self._epoch
 
+    def event_lists(self) -> list[Listing]:
+        """The parsed queries of the kept event list pages."""
+        with self._lock:
+            return [listing for listing in self._listed if listing is not None]
+
+    def pages_of(self, listings: Iterable[Listing]) -> list[tuple[Hashable, CachedResponse, int]]:
+        """The kept pages of these event lists that new events may only add to
+        (``listed_pages``), each with what its list counted since it was kept."""
+        with self._lock:
+            return [
+                (key, entry, self._owed.get(key, 0))
+                for listing in listings
+                for key in self._listed.get(listing, ())
+                if (entry := self._entries[key]).listed is not None
+            ]
+
     def get(self, key: Hashable) -> CachedResponse | None:
+        """The answer kept for ``key``: an event list page's with its totals rewritten
+        first if its list counted more events since (``None`` if it cannot be)."""
         with self._lock:
             found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
+            if found is None:
+                return None
+            owed = self._owed.pop(key, 0)
+            if owed:
+                patched = found.with_more(owed, self._now())
+                if patched is None:
+                    self._drop(key)
+                    return None
+                self._entries[key] = patched
+                self._bytes += len(patched.body) - len(found.body)
+                found = patched
+            self._entries.move_to_end(key)
             return found
 
     def put(self, key: Hashable, token: int, value: CachedResponse, generation: Hashable) -> None:
@@ -178,7 +230,16 @@ class ResponseCache:
             while self._bytes > self._max:
                 self._drop(next(iter(self._entries)))
 
+    def _owe_or_drop(self, key: Hashable, added: tuple[CachedResponse, int] | None) -> None:
+        """Keep the answer, owing ``added``'s count, if it is the one that was judged, else
+        retire the key."""
+        if added is None or self._entries.get(key) is not added[0]:
+            self._drop(key)
+        elif added[1]:
+            self._owed[key] = self._owed.get(key, 0) + added[1]
+
     def _drop(self, key: Hashable) -> None:
+        self._owed.pop(key, None)
         entry = self._entries.pop(key, None)
         if entry is None:
             return
@@ -189,6 +250,7 @@ class ResponseCache:
             _discard(self._listed, entry.listing, key)
 
     def _clear(self) -> None:
+        self._owed.clear()
         self._entries.clear()
         self._tagged.clear()
         self._listed.clear()

@@ -19,6 +19,7 @@ from ..records import RECORD_CLASSES, Category, Event, Tag
 from .call import Call
 from .envelope import envelope, event_query_params, linked_query_params, term_query_params
 from .feed import feed_events
+from .listed_pages import note_page
 from .meta import index_body, route_body
 from .openapi import openapi_document
 from .routes_spec import Action, Endpoint, Route
@@ -54,6 +55,7 @@ def list_events(call: Call) -> Response:
     if is_truthy(call.params.get("ical")):  # the reference's ``?ical=1`` on its event list
         return feed_events(call)
     page = call.cal.events.list(EventQuery(**call.only(EventQuery)))
+    note_page(call.request.scope, page)
     related = call.cal.events.related(page.items)
     items = [call.wire.event(e, related) for e in page.items]
     return envelope(call, "event", "events", items, page, event_query_params(call, page))

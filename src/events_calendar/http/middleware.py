@@ -25,6 +25,7 @@ from .cache import CachedResponse, ResponseCache, cacheable, revalidatable
 from .cache_tags import ALL, Listing, change_tags, event_list, read_tags, spared_lists
 from .conditional import not_modified, validators
 from .generations import SharedReads
+from .listed_pages import ListedPage, PageNote
 from .loop_lock import LoopLock
 from .origin import address
 
@@ -32,8 +33,13 @@ __all__ = ["CacheAnonymousReads", "HeadAsGet"]
 
 #: The request headers (as ASGI gives them: lower-case bytes) that make a GET conditional.
 _CONDITIONS = frozenset({b"if-none-match", b"if-modified-since"})
-#: A catch-up: the view, the journal cursor, the tags retired, the lists new events spare.
-_CatchUp = tuple[Hashable, int, frozenset[str] | None, Callable[[Listing], bool] | None]
+#: Kept event list pages that new events only add to, with how many their lists gained.
+_Added = dict[Hashable, tuple[CachedResponse, int]]
+#: A catch-up: the view, the journal cursor, the tags retired, the lists new events spare,
+#: and the pages they only add to (``listed_pages``).
+_CatchUp = tuple[
+    Hashable, int, frozenset[str] | None, Callable[[Listing], bool] | None, _Added | None
+]
 
 
 class HeadAsGet:
@@ -118,7 +124,7 @@ class CacheAnonymousReads:
         self.calendar = calendar
         self.enabled = enabled
         self.root = root
-        self.cache = ResponseCache()
+        self.cache = ResponseCache(now=calendar.now)
         self._catching_up = LoopLock()
         self._generations = SharedReads(calendar.backend.generation)
 
@@ -175,13 +181,15 @@ class CacheAnonymousReads:
     def _changes(self, generation: Hashable, cursor: int | None) -> _CatchUp:
         """What the journal says changed since ``cursor``, read between ``generation`` and
         a second look at it: the view to take, the new cursor, the tags to retire, and for
-        new events which lists they leave as they were. If a commit landed meanwhile, the
-        journal may hold more than ``generation`` shows: the view taken then matches no
-        generation, so the next read catches up again, from the new cursor."""
+        new events which lists they leave as they were and which pages they only add to.
+        If a commit landed meanwhile, the journal may hold more than ``generation`` shows:
+        the view taken then matches no generation, so the next read catches up again, from
+        the new cursor."""
         backend = self.calendar.backend
         changes = backend.changes(cursor)
         tags: frozenset[str] | None = None
         spared = None
+        created_events: list[Event] = []
         if changes.records is not None:
             created = {
                 c.record_id for c in changes.records if c.kind == "event" and c.op == "insert"
@@ -190,9 +198,37 @@ class CacheAnonymousReads:
                 created = set()
             tags = change_tags(changes.records, created)
             if created:
-                spared = spared_lists(list(backend.get_many(Event, sorted(created)).values()))
+                created_events = list(backend.get_many(Event, sorted(created)).values())
+                spared = self._judged(spared_lists(created_events))
+        added = None
+        if spared is not None and tags is not None and ALL not in tags:  # else no list stays
+            added = self._added(spared, created_events)
         view = generation if backend.generation() == generation else object()
-        return view, changes.cursor, tags, spared
+        return view, changes.cursor, tags, spared, added
+
+    def _judged(self, spared: Callable[[Listing], bool]) -> Callable[[Listing], bool]:
+        """``spared``, judged here (in the catch-up's worker thread) for every kept event
+        list, so that the event loop, where the cache applies it, only looks the answers up;
+        a list kept since is judged there."""
+        judged = {listing: spared(listing) for listing in self.cache.event_lists()}
+
+        def looked_up(listing: Listing) -> bool:
+            found = judged.get(listing)
+            return spared(listing) if found is None else found
+
+        return looked_up
+
+    def _added(self, spared: Callable[[Listing], bool], created: list[Event]) -> _Added:
+        """The kept event list pages that new events leave as they were but for their
+        totals, with how many more events their lists count (``listed_pages``)."""
+        added: _Added = {}
+        shown = [listing for listing in self.cache.event_lists() if not spared(listing)]
+        for key, entry, owed in self.cache.pages_of(shown):
+            assert entry.listed is not None
+            count = entry.listed.added(created, owed)
+            if count is not None:
+                added[key] = (entry, count)
+        return added
 
     async def _read(
         self, scope: Scope, receive: Receive, send: Send, key: tuple[str, str, str, date]
@@ -200,12 +236,13 @@ class CacheAnonymousReads:
         token = await self._token()
         hit = self.cache.get(key)
         if hit is None:
-            answer = _Answer()
+            answer, note = _Answer(), PageNote()
+            note.attach(scope)  # an event list's handler notes its page (``listed_pages``)
             await self.app(scope, receive, answer)
             if answer.status != 200:
                 await _send(send, answer.status, answer.headers, answer.body)
                 return
-            hit = self._kept(scope["path"], answer, key[2])
+            hit = self._kept(scope["path"], answer, key[2], note.page)
             # Kept only if built from the view's data: a commit landing before the answer was
             # read would be one the next catch-up retires from answers of the view alone.
             self.cache.put(key, token, hit, await self._generation())
@@ -239,9 +276,11 @@ class CacheAnonymousReads:
         # built in the same second, so If-Modified-Since alone is answered in full.
         return headers + added, tuple((k.lower(), v) for k, v in added if k == "ETag")
 
-    def _kept(self, path: str, answer: _Answer, query: str) -> CachedResponse:
+    def _kept(
+        self, path: str, answer: _Answer, query: str, listed: ListedPage | None
+    ) -> CachedResponse:
         """A 200 answer as it is kept: with validators of its own unless it brought some
-        (the feed does), and tagged with what it depends on."""
+        (the feed does), tagged with what it depends on, and for an event list its page."""
         body = answer.body
         headers, checked = self._validators(answer)
         below = self._below_root(path)
@@ -250,4 +289,5 @@ class CacheAnonymousReads:
         else:
             tags = read_tags(below, body)
             listing = Listing.of(query) if event_list(below) else None
-        return CachedResponse(200, headers, body, checked, tags, listing)
+        listed = listed if listing is not None else None
+        return CachedResponse(200, headers, body, checked, tags, listing, listed)
