@@ -69,11 +69,12 @@ class ListedPage:
             if flt.sort_key(event) <= self.last:
                 return None
             count += 1
-        if count and self.page.page >= self._grown(already).total_pages:
+        if count and self.page.page >= self.grown(already).total_pages:
             return None
         return count
 
-    def _grown(self, added: int) -> Page[Event]:
+    def grown(self, added: int) -> Page[Event]:
+        """The page as its list stands with ``added`` more events after it."""
         return attrs.evolve(self.page, total=self.page.total + added)
 
 
@@ -104,7 +105,7 @@ def with_totals(
     tail = _tail(listed.page)
     if not body.endswith(tail):
         return None
-    page = listed._grown(added)
+    page = listed.grown(added)
     new_body = body[: -len(tail)] + _tail(page)
     fresh = {
         "x-tec-total": str(page.total),
