@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable
 from datetime import date
 from functools import lru_cache
 
+import attrs
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, QueryParams
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -40,6 +41,24 @@ _Added = dict[Hashable, tuple[CachedResponse, int]]
 _CatchUp = tuple[
     Hashable, int, frozenset[str] | None, Callable[[Listing], bool] | None, _Added | None
 ]
+
+
+@attrs.frozen
+class _Judged:
+    """What new events spare, judged once for the event lists kept when it was asked; a
+    list kept since is judged when looked up."""
+
+    judge: Callable[[Listing], bool]
+    verdicts: dict[Listing, bool]
+
+    def spared(self, listing: Listing) -> bool:
+        found = self.verdicts.get(listing)
+        return self.judge(listing) if found is None else found
+
+    @property
+    def shown(self) -> list[Listing]:
+        """The lists judged that may show a new event."""
+        return [listing for listing, spared in self.verdicts.items() if not spared]
 
 
 class HeadAsGet:
@@ -189,7 +208,7 @@ class CacheAnonymousReads:
         changes = backend.changes(cursor)
         tags: frozenset[str] | None = None
         spared = None
-        created_events: list[Event] = []
+        created: set[int] = set()
         if changes.records is not None:
             created = {
                 c.record_id for c in changes.records if c.kind == "event" and c.op == "insert"
@@ -197,32 +216,26 @@ class CacheAnonymousReads:
             if len(created) > self.SPARE_AT_MOST:
                 created = set()
             tags = change_tags(changes.records, created)
-            if created:
-                created_events = list(backend.get_many(Event, sorted(created)).values())
-                spared = self._judged(spared_lists(created_events))
         added = None
-        if spared is not None and tags is not None and ALL not in tags:  # else no list stays
-            added = self._added(spared, created_events)
+        if created:
+            created_events = list(backend.get_many(Event, sorted(created)).values())
+            judged = self._judged(spared_lists(created_events))
+            spared = judged.spared
+            if tags is not None and ALL not in tags:  # else no list stays
+                added = self._added(judged.shown, created_events)
         view = generation if backend.generation() == generation else object()
         return view, changes.cursor, tags, spared, added
 
-    def _judged(self, spared: Callable[[Listing], bool]) -> Callable[[Listing], bool]:
+    def _judged(self, spared: Callable[[Listing], bool]) -> _Judged:
         """``spared``, judged here (in the catch-up's worker thread) for every kept event
-        list, so that the event loop, where the cache applies it, only looks the answers up;
-        a list kept since is judged there."""
-        judged = {listing: spared(listing) for listing in self.cache.event_lists()}
+        list, so that the event loop, where the cache applies it, only looks the answers up."""
+        return _Judged(spared, {listing: spared(listing) for listing in self.cache.event_lists()})
 
-        def looked_up(listing: Listing) -> bool:
-            found = judged.get(listing)
-            return spared(listing) if found is None else found
-
-        return looked_up
-
-    def _added(self, spared: Callable[[Listing], bool], created: list[Event]) -> _Added:
-        """The kept event list pages that new events leave as they were but for their
-        totals, with how many more events their lists count (``listed_pages``)."""
+    def _added(self, shown: list[Listing], created: list[Event]) -> _Added:
+        """The kept pages of the event lists ``shown`` that new events leave as they were
+        but for their totals, with how many more events their lists count
+        (``listed_pages``)."""
         added: _Added = {}
-        shown = [listing for listing in self.cache.event_lists() if not spared(listing)]
         for key, entry, owed in self.cache.pages_of(shown):
             assert entry.listed is not None
             count = entry.listed.added(created, owed)
@@ -289,5 +302,4 @@ class CacheAnonymousReads:
         else:
             tags = read_tags(below, body)
             listing = Listing.of(query) if event_list(below) else None
-        listed = listed if listing is not None else None
         return CachedResponse(200, headers, body, checked, tags, listing, listed)
