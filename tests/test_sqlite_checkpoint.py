@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import events_calendar as ec
+from events_calendar.backends import sqlite as sqlite_backend
+from events_calendar.backends import sqlite_checkpoint
 from events_calendar.backends.sqlite import SQLiteBackend
 
 
@@ -84,3 +89,60 @@ def test_a_script_that_never_closes_leaves_its_writes_in_the_file(tmp_path: Path
     copy = ec.connect(f"sqlite:///{alone}")
     assert 300 == copy.events.list(start_date="2027-01-10", end_date="2027-01-10").total
     copy.close()
+
+
+def test_a_steady_stream_of_writes_keeps_the_log_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writes that never pause leave a passive checkpoint always behind: the log restarts
+    only because the checkpointer makes it, so its file stays near ``LOG_PAGES``."""
+    monkeypatch.setattr(sqlite_checkpoint, "LOG_PAGES", 64)
+    path = tmp_path / "cal.db"
+    log = Path(f"{path}-wal")
+    cal = ec.connect(f"sqlite:///{path}")
+    checkpoints = _backend(cal).engine._checkpoints
+    assert checkpoints is not None
+    largest = 0
+    for n in range(400):
+        with cal.transaction():
+            for k in range(5):
+                cal.events.create(
+                    title=f"Night {n}.{k}",
+                    start_date="2027-01-10 20:00",
+                    end_date="2027-01-10 22:00",
+                )
+        largest = max(largest, log.stat().st_size)
+        time.sleep(0)  # as a server's writer goes back to its event loop between batches
+    written = 2000
+    cal.close()
+    assert checkpoints.restarts > 0
+    assert largest < 12_000_000  # unbounded, the log of these 2,000 events is ~34 MB
+    reopened = ec.connect(f"sqlite:///{path}")
+    assert written == reopened.events.list(start_date="2027-01-10", end_date="2027-01-10").total
+    reopened.close()
+
+
+def test_a_log_a_long_read_let_grow_is_cut_back_once_it_restarts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_checkpoint, "LOG_PAGES", 64)
+    monkeypatch.setattr(sqlite_backend, "KEPT_LOG_BYTES", 1_000_000)
+    path = tmp_path / "cal.db"
+    log = Path(f"{path}-wal")
+    cal = ec.connect(f"sqlite:///{path}")
+    _create(cal, 1)
+    reader = sqlite3.connect(path, isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM events").fetchall()  # a long read: no restart
+    _create(cal, 300)
+    grown = log.stat().st_size
+    reader.execute("COMMIT")
+    reader.close()
+    deadline = time.monotonic() + 20
+    while log.stat().st_size > 1_000_000 and time.monotonic() < deadline:
+        _create(cal, 1)
+        time.sleep(0.01)
+    cut = log.stat().st_size
+    cal.close()
+    assert grown > 4_000_000
+    assert cut <= 1_000_000

@@ -37,7 +37,7 @@ from .sql.errors import DriverErrors, translate, translating
 from .sql.schema import LINKS, LISTING_KEY
 from .sql.store import SQLStore
 from .sql.window_counts import count_events, raise_counts
-from .sqlite_checkpoint import Checkpointer
+from .sqlite_checkpoint import KEPT_LOG_BYTES, Checkpointer
 from .sqlite_schema import (
     JOURNAL_INSERT_TRIGGERS,
     MIGRATIONS,
@@ -272,7 +272,10 @@ class SQLiteEngine(Engine):
         if path is not None:
             self._retry(lambda: self.db.execute("PRAGMA journal_mode = WAL"))
             self.db.execute("PRAGMA wal_autocheckpoint = 0")  # ``sqlite_checkpoint``
-            self._checkpoints = Checkpointer(lambda: self._connect(cache_kib=64).conn)
+            self.db.execute(f"PRAGMA journal_size_limit = {KEPT_LOG_BYTES}")
+            self._checkpoints = Checkpointer(
+                lambda: self._connect(cache_kib=64).conn, writes=lambda: self._lock
+            )
         self._watch = self._connect(cache_kib=64).conn if path is not None else None
         self._watch_lock = threading.Lock()
         try:

@@ -13,6 +13,19 @@ that cannot be copied yet (a long read holds it) is tried again at the next wake
 own checkpoints would be. Other processes on the file checkpoint in their own way; any
 connection may.
 
+A passive checkpoint alone never lets the log start again under a steady stream of writes:
+SQLite rewinds the log only when a writer finds every frame copied, and new frames keep
+arriving while the copy runs. Writes alone at ~1,000 a second grew a 100,000-event file's log
+past 1 GB in 20 s, and while the file grew, ext4 (data=ordered) made the checkpoint's sync wait
+for the log's newly allocated blocks and the writer's appends wait for that: commits stalled
+for up to 2.9 s (``bench/http/README.md``). So once the log holds more than ``LOG_PAGES``
+pages, the checkpointer takes the engine's write lock (its writes wait, none is cut short)
+and runs a ``RESTART`` checkpoint, which copies the few frames left and lets the next commit
+write from the log's start: the file stays near ``LOG_PAGES`` and its blocks are reused. It
+waits at most ``RESTART_WAIT`` for readers still inside the log, then gives up until its next
+wake, having copied what it could. A log that grew past ``KEPT_LOG_BYTES`` meanwhile (a
+checkpoint slowed by the disk) is cut back to that size once it starts again.
+
 Closing checkpoints one last time, and so does leaving the interpreter for a calendar nobody
 closed (a script that loads and exits): its log reaches the file as it did when commits
 copied it.
@@ -25,11 +38,19 @@ import sqlite3
 import threading
 import weakref
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 
-__all__ = ["PAUSE", "Checkpointer"]
+__all__ = ["KEPT_LOG_BYTES", "LOG_PAGES", "PAUSE", "RESTART_WAIT", "Checkpointer"]
 
 #: The shortest time between two checkpoints (seconds): commits in between share one.
 PAUSE = 0.05
+#: A log longer than this (pages; 32 MiB of 4 KiB pages) is made to start again.
+LOG_PAGES = 8192
+#: A log file larger than this is cut back to it by the first commit after a restart (the
+#: writer's ``journal_size_limit``): what a slow checkpoint let it grow to is not kept.
+KEPT_LOG_BYTES = 64 * 1024 * 1024
+#: How long a restarting checkpoint waits for readers still inside the log (seconds).
+RESTART_WAIT = 0.02
 #: Checkpointers whose thread may run, finished at exit.
 _LIVE: weakref.WeakSet[Checkpointer] = weakref.WeakSet()
 
@@ -37,14 +58,23 @@ _LIVE: weakref.WeakSet[Checkpointer] = weakref.WeakSet()
 class Checkpointer:
     """Passive checkpoints after commits, from one thread started at the first commit."""
 
-    def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
+    def __init__(
+        self,
+        connect: Callable[[], sqlite3.Connection],
+        writes: Callable[[], AbstractContextManager[object]] = nullcontext,
+    ) -> None:
+        """``connect`` opens the checkpointer's own connection; ``writes()`` holds off this
+        process's writers while the log is restarted."""
         self._connect = connect
+        self._writes = writes
         self._wanted = threading.Event()
         self._closing = threading.Event()
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
-        #: Checkpoints run so far (tests and diagnostics).
+        #: Checkpoints run so far, and those that let the log start again (tests and
+        #: diagnostics).
         self.runs = 0
+        self.restarts = 0
 
     def committed(self) -> None:
         """A commit added to the log: checkpoint soon."""
@@ -60,6 +90,7 @@ class Checkpointer:
 
     def _run(self) -> None:
         db = self._connect()
+        db.execute(f"PRAGMA busy_timeout = {int(RESTART_WAIT * 1000)}")
         try:
             while not self._closing.is_set():
                 self._wanted.wait()
@@ -72,8 +103,12 @@ class Checkpointer:
 
     def _checkpoint(self, db: sqlite3.Connection) -> None:
         try:
-            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            _, logged, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
             self.runs += 1
+            if logged > LOG_PAGES:
+                with self._writes():
+                    busy, _, _ = db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                self.restarts += not busy
         except sqlite3.Error:
             pass  # the file is busy or going away: the next commit asks again
 
