@@ -24,18 +24,23 @@ def clean_environment() -> Iterator[None]:
 def test_limits_survive_the_environment(clean_environment: None) -> None:
     """The limits ``serve`` writes are the limits each worker's app reads back."""
     limits = HttpLimits(
-        max_body=1234, max_url=999, sign_ins=SignInLimits(per_address=7, per_login=3, window=5)
+        max_body=1234,
+        max_url=999,
+        sign_ins=SignInLimits(per_address=7, per_login=3, window=5),
+        read_threads=5,
     )
     os.environ.update(environment("memory://", Settings(), "/wp-json", "tribe", limits))
     assert limits == limits_from_environment()
 
 
 def test_serve_passes_its_options_on(clean_environment: None) -> None:
-    """``--max-body`` and the sign-in options reach the served app's environment."""
+    """``--max-body``, the sign-in options and ``--read-threads`` reach the served app's
+    environment."""
     argv = ["serve", "--db", "memory://", "--max-body", "2048", "--sign-in-failures-per-login", "4"]
+    argv += ["--read-threads", "3"]
     with mock.patch("uvicorn.run"):
         assert 0 == main(argv)
-    expected = HttpLimits(max_body=2048, sign_ins=SignInLimits(per_login=4))
+    expected = HttpLimits(max_body=2048, sign_ins=SignInLimits(per_login=4), read_threads=3)
     assert expected == limits_from_environment()
 
 

@@ -81,7 +81,7 @@ def _limits(args: argparse.Namespace) -> HttpLimits:
 
     try:
         return HttpLimits(
-            **given(max_body=args.max_body, max_url=args.max_url),
+            **given(max_body=args.max_body, max_url=args.max_url, read_threads=args.read_threads),
             sign_ins=SignInLimits(
                 **given(
                     per_address=args.sign_in_failures_per_address,
@@ -379,6 +379,13 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         metavar="SECONDS",
         help="the sliding window failed sign-ins are counted in (default: 60)",
+    )
+    serve.add_argument(
+        "--read-threads",
+        type=int,
+        metavar="N",
+        help="requests a worker answers at once in threads; signed-in writes are batched "
+        "apart (default: 2)",
     )
     serve.set_defaults(run=_serve)
 

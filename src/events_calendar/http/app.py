@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -29,6 +30,7 @@ from .errors import HINT_HEADER, error_body, no_route_body
 from .fragments import Fragments
 from .handlers import Handler, handler_for, options
 from .limits import HttpLimits
+from .loop_lock import PerLoop
 from .middleware import CacheAnonymousReads, HeadAsGet
 from .params import InvalidJson, read_params
 from .responses import json_response
@@ -53,6 +55,7 @@ def _endpoint(
     fragments: Fragments | None,
     writes: bool,
     batches: WriteBatches,
+    turns: PerLoop[anyio.CapacityLimiter],
 ) -> Endpoint:
     """The request path: read the body on the event loop, then sign in and answer in a
     worker thread, so a request that waits for storage (a write waiting for another
@@ -73,6 +76,9 @@ def _endpoint(
     (``write_batches``). Eight threads taking turns at the write lock and the interpreter lock
     would cost a worker about a tenth of its writes (bench/http/README.md). The body is read
     before the queue and the answer sent after it, so a slow client holds up no other writer.
+
+    Every other request takes a turn (``turns``, ``HttpLimits.read_threads`` at once): more
+    threads than that would only take turns at the interpreter lock, at a cost.
     """
 
     def answer_now(request: Request, params: dict[str, Any]) -> Response:
@@ -93,24 +99,33 @@ def _endpoint(
         except InvalidJson:
             # Signed in first, as before the body is judged: the error carries the call's
             # headers (``Allow``), and a bad sign-in is the error a bad body with it gets.
-            await run_in_threadpool(
-                start_call, request, calendar, route, {}, base_path=base_path, namespace=namespace
+            await anyio.to_thread.run_sync(
+                lambda: start_call(
+                    request, calendar, route, {}, base_path=base_path, namespace=namespace
+                ),
+                limiter=turns(),
             )
             raise
         if writes and "authorization" in request.headers:
             return await batches.answer(lambda: answer_now(request, params))
-        return await run_in_threadpool(answer_now, request, params)
+        return await anyio.to_thread.run_sync(answer_now, request, params, limiter=turns())
 
     return serve
 
 
 def _routes(
-    calendar: Calendar, *, base_path: str, namespace: str, fragments: Fragments | None
+    calendar: Calendar,
+    *,
+    base_path: str,
+    namespace: str,
+    fragments: Fragments | None,
+    read_threads: int,
 ) -> list[BaseRoute]:
     """Every endpoint of ``ROUTES``, and OPTIONS on every path, as Starlette routes."""
     root = f"{base_path}/{namespace}"
     routes: list[BaseRoute] = []
     batches = WriteBatches(calendar.transaction)  # signed-in writes, one batch at a time
+    turns = PerLoop(lambda: anyio.CapacityLimiter(read_threads))  # every other request
     for route in ROUTES:
         served = [(e.methods, handler_for(route, e)) for e in route.endpoints]
         for methods, handler in [*served, (("OPTIONS",), options)]:
@@ -123,6 +138,7 @@ def _routes(
                 fragments=fragments,
                 writes=not _READS.issuperset(methods),
                 batches=batches,
+                turns=turns,
             )
             for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
                 routes.append(StarletteRoute(path, endpoint, methods=list(methods)))
@@ -204,7 +220,8 @@ def create_app(
 
     ``cache`` keeps answers to anonymous reads until a write changes them (``http.cache``):
     a write, from this app or anywhere else, retires only the answers it can change;
-    ``limits`` caps request sizes and failed sign-ins (``http.limits``; defaults when omitted);
+    ``limits`` caps request sizes, failed sign-ins and the requests answered at once
+    (``http.limits``; defaults when omitted);
     ``fragments`` keeps each listed event's wire object for the next list showing the same
     values (``http.fragments``: keyed by every value shown, so never stale).
     """
@@ -212,10 +229,17 @@ def create_app(
     namespace = f"{vendor}/events/v1"
     register_url_convertor(RECORD_ID, _RecordId())
     kept = Fragments() if fragments else None
+    limits = limits or HttpLimits()
     app = Starlette(
-        routes=_routes(calendar, base_path=base_path, namespace=namespace, fragments=kept),
+        routes=_routes(
+            calendar,
+            base_path=base_path,
+            namespace=namespace,
+            fragments=kept,
+            read_threads=limits.read_threads,
+        ),
         middleware=[
-            *(limits or HttpLimits()).middleware(),  # outermost: refuse before reading
+            *limits.middleware(),  # outermost: refuse before reading
             Middleware(HeadAsGet),
             Middleware(
                 CacheAnonymousReads,

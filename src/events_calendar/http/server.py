@@ -3,7 +3,7 @@
 ``events-calendar serve`` writes its options into ``EVENTS_CALENDAR_*`` variables
 (``EVENTS_CALENDAR_RESPONSE_CACHE=0`` turns the anonymous-read cache off,
 ``EVENTS_CALENDAR_FRAGMENT_CACHE=0`` is ``create_app(fragments=False)``; ``..._MAX_BODY``,
-``..._MAX_URL`` and ``..._SIGN_IN_*`` carry ``HttpLimits``) and asks
+``..._MAX_URL``, ``..._SIGN_IN_*`` and ``..._READ_THREADS`` carry ``HttpLimits``) and asks
 uvicorn for ``app_from_environment`` as a factory: with ``--workers N`` every worker process
 opens its own connection to the same database.
 """
@@ -42,6 +42,7 @@ def environment(
         f"{_PREFIX}SIGN_IN_PER_ADDRESS": str(limits.sign_ins.per_address),
         f"{_PREFIX}SIGN_IN_PER_LOGIN": str(limits.sign_ins.per_login),
         f"{_PREFIX}SIGN_IN_WINDOW": str(limits.sign_ins.window),
+        f"{_PREFIX}READ_THREADS": str(limits.read_threads),
         f"{_PREFIX}DB": url,
         f"{_PREFIX}PER_PAGE": str(settings.per_page),
         f"{_PREFIX}MAX_PER_PAGE": str(settings.max_per_page),
@@ -88,4 +89,5 @@ def limits_from_environment() -> HttpLimits:
             per_login=int(env.get(f"{_PREFIX}SIGN_IN_PER_LOGIN", default.sign_ins.per_login)),
             window=float(env.get(f"{_PREFIX}SIGN_IN_WINDOW", default.sign_ins.window)),
         ),
+        read_threads=int(env.get(f"{_PREFIX}READ_THREADS", default.read_threads)),
     )
