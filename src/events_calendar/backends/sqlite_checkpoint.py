@@ -16,15 +16,13 @@ connection may.
 A passive checkpoint alone never lets the log start again under a steady stream of writes:
 SQLite rewinds the log only when a writer finds every frame copied, and new frames keep
 arriving while the copy runs. Writes alone at ~1,000 a second grew a 100,000-event file's log
-past 1 GB in 20 s, and while the file grew, ext4 (data=ordered) made the checkpoint's sync wait
-for the log's newly allocated blocks and the writer's appends wait for that: commits stalled
-for up to 2.9 s (``bench/http/README.md``). So once the log holds more than ``LOG_PAGES``
-pages, the checkpointer takes the engine's write lock (its writes wait, none is cut short)
-and runs a ``RESTART`` checkpoint, which copies the few frames left and lets the next commit
-write from the log's start: the file stays near ``LOG_PAGES`` and its blocks are reused. It
-waits at most ``RESTART_WAIT`` for readers still inside the log, then gives up until its next
-wake, having copied what it could. A log that grew past ``KEPT_LOG_BYTES`` meanwhile (a
-checkpoint slowed by the disk) is cut back to that size once it starts again.
+past 1 GB in 20 s and 2 GB in 40 (``bench/http/README.md``). So once the log holds more than
+``LOG_PAGES`` pages, the checkpointer takes the engine's write lock (its writes wait, none is
+cut short) and runs a ``RESTART`` checkpoint, which copies the few frames left and lets the
+next commit write from the log's start: the file stays near ``LOG_PAGES`` and its blocks are
+reused. It waits at most ``RESTART_WAIT`` for readers still inside the log, then gives up until
+its next wake, having copied what it could. A log that grew past ``KEPT_LOG_BYTES`` meanwhile
+(a long read, a checkpoint slowed by the disk) is cut back to that size once it starts again.
 
 Closing checkpoints one last time, and so does leaving the interpreter for a calendar nobody
 closed (a script that loads and exits): its log reaches the file as it did when commits
