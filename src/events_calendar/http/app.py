@@ -59,7 +59,7 @@ def _endpoint(
 ) -> Endpoint:
     """The request path: read the body on the event loop, then sign in and answer in a
     worker thread, so a request that waits for storage (a write waiting for another
-    process's lock, a slow count) never stalls the others.
+    process's lock, a slow count) never stalls the event loop.
 
     A write request signed in is one transaction, from the sign-in to the answer: its checks,
     its write and the record it answers with see one state of the data, an error anywhere
@@ -78,7 +78,9 @@ def _endpoint(
     before the queue and the answer sent after it, so a slow client holds up no other writer.
 
     Every other request takes a turn (``turns``, ``HttpLimits.read_threads`` at once): more
-    threads than that would only take turns at the interpreter lock, at a cost.
+    threads than that would only take turns at the interpreter lock, at a cost. The price is
+    that as many slow storage calls at once hold up the requests queued behind them; answers
+    the cache keeps and signed-in writes, which take no turn, go on meanwhile.
     """
 
     def answer_now(request: Request, params: dict[str, Any]) -> Response:
