@@ -10,7 +10,8 @@ threads of a process; processes coordinate through SQLite's own locking. Writes 
 ``BEGIN IMMEDIATE`` transactions (taking the write lock up front, so two writers never deadlock
 upgrading a read lock), WAL lets readers run beside a writer, and a busy timeout plus a bounded
 retry keep "database is locked" from reaching a caller under ordinary contention. The log is
-copied back into the file by a thread of its own (``sqlite_checkpoint``), not inside commits.
+copied back into the file by a thread of its own (``sqlite_checkpoint``), not inside commits,
+and the same thread merges the search indexes' segments (``sqlite_search_merge``).
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ from .sqlite_schema import (
     JOURNAL_INSERT_TRIGGERS,
     MIGRATIONS,
     REWRITE_TRIGGERS,
+    SEARCH_INDEXES,
     WINDOW_COUNT_TRIGGERS,
 )
+from .sqlite_search_merge import SearchMerges
 
 __all__ = ["SEARCH_BATCH", "SEARCH_PENDING", "SQLiteBackend", "SQLiteDialect", "SQLiteEngine"]
 
@@ -71,9 +74,10 @@ _COUNT_TRIGGERS = ("event_categories_count_insert", "event_tags_count_insert")
 #: (``SQLiteBackend._rewrite``): below it, dropping and re-creating the triggers costs more.
 SET_WISE = 64
 #: FTS5 settings for a bulk load's indexing (``SQLiteBackend._index_loaded``), FTS5's
-#: defaults for them, and the statement that sets one.
-_FTS_LOAD_SETTINGS = (("hashsize", 64 * 1024 * 1024), ("automerge", 0))
-_FTS_DEFAULTS = {"hashsize": 1024 * 1024, "automerge": 4}
+#: defaults for them, and the statement that sets one. (``automerge`` stays 0 throughout since
+#: migration 0014: writers never merge, the background thread does, ``sqlite_search_merge``.)
+_FTS_LOAD_SETTINGS = (("hashsize", 64 * 1024 * 1024),)
+_FTS_DEFAULTS = {"hashsize": 1024 * 1024}
 _FTS_SETTING = "INSERT INTO events_fts(events_fts, rank) VALUES (?, ?)"
 #: Up to this many values go inline in ``IN (?, ...)``; more travel as one JSON array.
 _INLINE = 500
@@ -268,13 +272,18 @@ class SQLiteEngine(Engine):
         self._readers: list[Database] = []
         self._readers_lock = threading.Lock()
         self.db = self._connect(cache_kib=CACHE_KIB, mmap_bytes=MMAP_BYTES)
+        #: The search indexes' merges done so far (``sqlite_search_merge``): by the checkpoint
+        #: thread of a file; a private in-memory database has none.
+        self.search_merges = SearchMerges(SEARCH_INDEXES, self._writer_alone)
         self._checkpoints: Checkpointer | None = None
         if path is not None:
             self._retry(lambda: self.db.execute("PRAGMA journal_mode = WAL"))
             self.db.execute("PRAGMA wal_autocheckpoint = 0")  # ``sqlite_checkpoint``
             self.db.execute(f"PRAGMA journal_size_limit = {KEPT_LOG_BYTES}")
             self._checkpoints = Checkpointer(
-                lambda: self._connect(cache_kib=64).conn, writes=lambda: self._lock
+                lambda: self._connect(cache_kib=64).conn,
+                writes=lambda: self._lock,
+                tidy=self.search_merges,
             )
         self._watch = self._connect(cache_kib=64).conn if path is not None else None
         self._watch_lock = threading.Lock()
@@ -305,6 +314,13 @@ class SQLiteEngine(Engine):
             db.execute(f"PRAGMA cache_size = -{cache_kib}")
             db.execute(f"PRAGMA mmap_size = {mmap_bytes}")
         return db
+
+    @contextmanager
+    def _writer_alone(self) -> Iterator[sqlite3.Connection]:
+        """The writer's connection, this process's writers held off (between transactions):
+        what the background thread merges the search indexes through. Not traced."""
+        with self._lock:
+            yield self.db.conn
 
     def _reader(self) -> Database:
         """This thread's reader connection; statements traced like the writer's."""
@@ -588,17 +604,17 @@ class SQLiteBackend(SQLStore):
         statement.
 
         FTS5 writes its pending terms out as a new segment every ``hashsize`` bytes (1 MiB by
-        default) and merges segments as they pile up (``automerge``): at a million events that
-        is most of a load's indexing, and it grows faster than the events do. A 64 MiB hash
-        writes a segment a sixty-fourth as often. Into an empty index, merging also waits for
-        one ``optimize`` at the end, which leaves one segment, so searches are as fast as
-        after a default build (measured at 500,000 events): indexing 1.1 million events took
-        137 s against 172 s, 100,000 took 5.7 s against 7.1 s. Beside indexed events the
-        larger hash alone (an ``optimize`` would rewrite the whole index). The settings go
-        back to FTS5's defaults afterwards, so later writes index as ever.
+        default); merging segments as they pile up was most of a load's indexing at a million
+        events when writers merged (before migration 0014), and it grows faster than the
+        events do. A 64 MiB hash writes a segment a sixty-fourth as often, and into an empty
+        index one ``optimize`` at the end leaves one segment, so searches are as fast as after
+        a default build (measured at 500,000 events): indexing 1.1 million events took 137 s
+        against 172 s, 100,000 took 5.7 s against 7.1 s. Beside indexed events the larger
+        hash alone (an ``optimize`` would rewrite the whole index); the background thread
+        merges what the load added (``sqlite_search_merge``). The hash goes back to FTS5's
+        default afterwards, so later writes index as ever.
         """
-        settings = _FTS_LOAD_SETTINGS if empty else _FTS_LOAD_SETTINGS[:1]
-        for name, value in settings:
+        for name, value in _FTS_LOAD_SETTINGS:
             self.engine.execute(_FTS_SETTING, [name, value])
         self.engine.execute(
             "INSERT INTO events_fts(rowid, title, excerpt, description)"
@@ -607,7 +623,7 @@ class SQLiteBackend(SQLStore):
         )
         if empty:
             self.engine.execute("INSERT INTO events_fts(events_fts) VALUES ('optimize')")
-        for name, _ in settings:
+        for name, _ in _FTS_LOAD_SETTINGS:
             self.engine.execute(_FTS_SETTING, [name, _FTS_DEFAULTS[name]])
 
     def _drop_triggers(self, names: Sequence[str]) -> list[str]:

@@ -24,6 +24,9 @@ reused. It waits at most ``RESTART_WAIT`` for readers still inside the log, then
 its next wake, having copied what it could. A log that grew past ``KEPT_LOG_BYTES`` meanwhile
 (a long read, a checkpoint slowed by the disk) is cut back to that size once it starts again.
 
+The same thread does the work commits leave for later (``tidy``: the search indexes' merges,
+``sqlite_search_merge``) before each checkpoint, and wakes again at once while some is left.
+
 Closing checkpoints one last time, and so does leaving the interpreter for a calendar nobody
 closed (a script that loads and exits): its log reaches the file as it did when commits
 copied it.
@@ -60,11 +63,14 @@ class Checkpointer:
         self,
         connect: Callable[[], sqlite3.Connection],
         writes: Callable[[], AbstractContextManager[object]] = nullcontext,
+        tidy: Callable[[], bool] = lambda: False,
     ) -> None:
         """``connect`` opens the checkpointer's own connection; ``writes()`` holds off this
-        process's writers while the log is restarted."""
+        process's writers while the log is restarted; ``tidy()`` does a wake's share of the
+        work commits leave for later and says whether some is left."""
         self._connect = connect
         self._writes = writes
+        self._tidy = tidy
         self._wanted = threading.Event()
         self._closing = threading.Event()
         self._thread: threading.Thread | None = None
@@ -93,11 +99,21 @@ class Checkpointer:
             while not self._closing.is_set():
                 self._wanted.wait()
                 self._wanted.clear()
+                if not self._closing.is_set() and self._tidied():
+                    self._wanted.set()
                 self._checkpoint(db)
                 self._closing.wait(PAUSE)
             self._checkpoint(db)  # what the last commits logged
         finally:
             db.close()
+
+    def _tidied(self) -> bool:
+        """``tidy()``, whether work is left; a busy or closing file leaves it for the next
+        commit."""
+        try:
+            return self._tidy()
+        except sqlite3.Error:
+            return False
 
     def _checkpoint(self, db: sqlite3.Connection) -> None:
         try:

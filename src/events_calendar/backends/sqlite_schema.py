@@ -38,6 +38,7 @@ __all__ = [
     "LINK_TABLES",
     "MIGRATIONS",
     "REWRITE_TRIGGERS",
+    "SEARCH_INDEXES",
     "WINDOW_COUNT_TRIGGERS",
 ]
 
@@ -150,6 +151,14 @@ def _initial(db: Database) -> None:
         db.execute(
             f"CREATE TRIGGER events_fts_{action.lower()} AFTER {action} ON events BEGIN {body} END"
         )
+
+
+#: Every full-text index: the events' (migration 0001) and the venues' and organizers'
+#: (``_fts_table``, migration 0002).
+SEARCH_INDEXES: tuple[str, ...] = (
+    "events_fts",
+    *(f"{table}_fts" for kind, table in TABLES.items() if kind in LINKED_SEARCH_FIELDS),
+)
 
 
 def _fts_table(db: Database, table: str, fields: tuple[str, ...]) -> None:
@@ -633,3 +642,12 @@ def _links_read_from_an_index(db: Database) -> None:
             f"CREATE INDEX [{link.table}_of_event] ON [{link.table}]"
             f" (event_id, position, [{link.column}])"
         )
+
+
+@MIGRATIONS(name="0014_search_indexes_merged_in_the_background")
+def _search_indexes_merged_in_the_background(db: Database) -> None:
+    """Writers no longer merge the search indexes' segments; the background thread does, a
+    bounded step at a time (``sqlite_search_merge``): a writer's commit could meet a level
+    full of segments and merge it whole, stalling every write for up to seconds."""
+    for fts in SEARCH_INDEXES:
+        db.execute(f"INSERT INTO [{fts}]([{fts}], rank) VALUES ('automerge', 0)")
