@@ -30,9 +30,10 @@ from contextlib import AbstractContextManager
 
 __all__ = ["BUDGET", "MERGE_PAGES", "REST", "SearchMerges", "merge_step"]
 
-#: The pages one merge step may write (it stops at the first term boundary past them):
-#: 8-12 ms of a writer's wait at 100,000 events.
-MERGE_PAGES = 200
+#: The pages one merge step may write (it stops at the first term boundary past them): a write
+#: that arrives during a step waits for it. 100 rather than 200: the HTTP mix with 1% writes
+#: had a p99 of 19 ms against 24, and writes alone ran as fast (``bench/http/README.md``).
+MERGE_PAGES = 100
 #: How long (seconds) one wake of the background thread merges before it checkpoints; work
 #: left over is taken up at its next wake.
 BUDGET = 0.25
