@@ -68,6 +68,16 @@ def test_a_step_merges_at_most_its_bound_and_then_nothing(tmp_path: Path) -> Non
     db.close()
 
 
+def test_a_failed_step_leaves_no_transaction_open(tmp_path: Path) -> None:
+    db = _segments_file(tmp_path / "notes.db", 2)
+    with pytest.raises(sqlite3.OperationalError):
+        merge_step(db, "no_such_index")
+    assert not db.in_transaction  # the writers' next BEGIN IMMEDIATE works
+    db.execute("BEGIN IMMEDIATE")
+    db.execute("COMMIT")
+    db.close()
+
+
 def test_merges_stop_at_their_budget_and_say_work_is_left(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -17,8 +17,9 @@ with a bound of ``MERGE_PAGES`` pages, each step in a transaction of its own und
 write lock, writers let in between steps. A step goes on with a merge already begun or starts
 one on a level of four or more segments (FTS5's ``usermerge``), as ``automerge`` would, and
 does nothing otherwise; a look that finds nothing is not repeated for ``REST``. Merging keeps
-up with the writes, so no level piles up and no commit meets a crisis. A private in-memory database has no such thread; its indexes merge at
-``crisismerge``, which at its sizes costs nothing noticeable.
+up with the writes, so no level piles up and no commit meets a crisis. A private in-memory
+database has no such thread; its indexes merge at ``crisismerge``, which at its sizes costs
+nothing noticeable.
 """
 
 from __future__ import annotations
@@ -52,10 +53,11 @@ def merge_step(db: sqlite3.Connection, table: str) -> bool:
     db.execute("BEGIN IMMEDIATE")
     try:
         db.execute(f"INSERT INTO [{table}]([{table}], rank) VALUES ('merge', ?)", [MERGE_PAGES])
+        db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # the writers' connection must not be left inside a transaction
+            db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT")
     return db.total_changes - before > 1
 
 
