@@ -169,6 +169,11 @@ def render_table(report: dict[str, Any]) -> str:
                 f" (+{load_['load_rss_delta_mb']:,.0f} MiB during the load)"
                 + (f", tracemalloc peak (load) {traced:,.0f} MiB" if traced is not None else "")
             )
+            if "log_copy_seconds" in load_:
+                lines.append(
+                    f"  then {load_['log_copy_seconds']:,.1f} s more, untimed, until the load's"
+                    " log was copied into the file, before any query"
+                )
         lines.append(
             f"  {'query (ms)':<16}{'warm p50':>10}{'warm p95':>10}{'cold p50':>10}{'cold p95':>10}"
             f"{'added p50':>10}{'hand p50':>10}{'hand p95':>10}{'ratio':>7}{'total':>9}"

@@ -42,6 +42,9 @@ def test_storage_benchmark_reports_every_query_with_matching_rows(
     (run,) = json.loads(out.read_text())["runs"]
     expected = dict.fromkeys(storage.QUERIES, (True, float, float, float, float))
     assert (0, 300, expected) == (status, run["load"]["events"], _summary(run))
+    # The load's log was copied into the file before the queries (all of what was left).
+    load = run["load"]
+    assert (False, load["log_pages"]) == (load["log_busy"], load["log_copied_pages"])
 
 
 def test_storage_benchmark_runs_on_postgresql_and_drops_its_database(
