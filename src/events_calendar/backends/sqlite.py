@@ -73,12 +73,13 @@ _COUNT_TRIGGERS = ("event_categories_count_insert", "event_tags_count_insert")
 #: Events in one chunk of ``replace_many`` from which their upkeep is done set-wise
 #: (``SQLiteBackend._rewrite``): below it, dropping and re-creating the triggers costs more.
 SET_WISE = 64
-#: FTS5 settings for a bulk load's indexing (``SQLiteBackend._index_loaded``), FTS5's
-#: defaults for them, and the statement that sets one. (``automerge`` stays 0 throughout since
-#: migration 0014: writers never merge, the background thread does, ``sqlite_search_merge``.)
-_FTS_LOAD_SETTINGS = (("hashsize", 64 * 1024 * 1024),)
-_FTS_DEFAULTS = {"hashsize": 1024 * 1024}
-_FTS_SETTING = "INSERT INTO events_fts(events_fts, rank) VALUES (?, ?)"
+#: FTS5's pending-terms hash (bytes) during a bulk load's indexing
+#: (``SQLiteBackend._index_loaded``), FTS5's default for it, and the statement that sets it.
+#: (``automerge`` stays 0 throughout since migration 0014: writers never merge, the
+#: background thread does, ``sqlite_search_merge``.)
+_FTS_LOAD_HASH = 64 * 1024 * 1024
+_FTS_DEFAULT_HASH = 1024 * 1024
+_FTS_HASH_SETTING = "INSERT INTO events_fts(events_fts, rank) VALUES ('hashsize', ?)"
 #: Up to this many values go inline in ``IN (?, ...)``; more travel as one JSON array.
 _INLINE = 500
 
@@ -614,8 +615,7 @@ class SQLiteBackend(SQLStore):
         merges what the load added (``sqlite_search_merge``). The hash goes back to FTS5's
         default afterwards, so later writes index as ever.
         """
-        for name, value in _FTS_LOAD_SETTINGS:
-            self.engine.execute(_FTS_SETTING, [name, value])
+        self.engine.execute(_FTS_HASH_SETTING, [_FTS_LOAD_HASH])
         self.engine.execute(
             "INSERT INTO events_fts(rowid, title, excerpt, description)"
             " SELECT id, title, excerpt, description FROM events WHERE id BETWEEN ? AND ?",
@@ -623,8 +623,7 @@ class SQLiteBackend(SQLStore):
         )
         if empty:
             self.engine.execute("INSERT INTO events_fts(events_fts) VALUES ('optimize')")
-        for name, _ in _FTS_LOAD_SETTINGS:
-            self.engine.execute(_FTS_SETTING, [name, _FTS_DEFAULTS[name]])
+        self.engine.execute(_FTS_HASH_SETTING, [_FTS_DEFAULT_HASH])
 
     def _drop_triggers(self, names: Sequence[str]) -> list[str]:
         """Drop the triggers of these names; the text that re-creates them as they were."""
