@@ -7,8 +7,8 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -37,6 +37,20 @@ def _segments_file(path: Path, rows: int) -> sqlite3.Connection:
         text = " ".join(f"{words.getrandbits(40):x}" for _ in range(400))
         db.execute("INSERT INTO notes(body) VALUES (?)", [f"note {n} about jazz {text}"])
     return db
+
+
+def _locked(
+    db: sqlite3.Connection,
+) -> tuple[threading.Lock, Callable[[], AbstractContextManager[sqlite3.Connection]]]:
+    """A lock, and ``db`` behind it as ``SearchMerges`` takes the writers' connection."""
+    lock = threading.Lock()
+
+    @contextmanager
+    def writer() -> Iterator[sqlite3.Connection]:
+        with lock:
+            yield db
+
+    return lock, writer
 
 
 def test_every_search_index_leaves_merging_to_the_background(tmp_path: Path) -> None:
@@ -82,13 +96,7 @@ def test_merges_stop_at_their_budget_and_say_work_is_left(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = _segments_file(tmp_path / "notes.db", 40)
-    lock = threading.Lock()
-
-    @contextmanager
-    def writer() -> Iterator[sqlite3.Connection]:
-        with lock:
-            yield db
-
+    _, writer = _locked(db)
     monkeypatch.setattr(sqlite_search_merge, "BUDGET", 0.0)
     monkeypatch.setattr(sqlite_search_merge, "MERGE_PAGES", 1)
     merges = SearchMerges(["notes"], writer)
@@ -105,7 +113,8 @@ def test_a_look_that_found_nothing_rests_before_the_next(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each look takes the writers' lock; commits wake the thread often, so a look that found
-    nothing to merge is not repeated until ``REST`` has passed."""
+    nothing to merge is not repeated until ``REST`` has passed. A wake meanwhile (a commit's)
+    takes no lock but asks to be woken again, so the look it put off happens after the rest."""
     db = _segments_file(tmp_path / "notes.db", 0)
     looks = 0
 
@@ -117,8 +126,8 @@ def test_a_look_that_found_nothing_rests_before_the_next(
 
     monkeypatch.setattr(sqlite_search_merge, "REST", 60.0)
     merges = SearchMerges(["notes"], writer)
-    assert not merges()
-    assert not merges()
+    assert not merges()  # looked, found nothing: nothing to come back for
+    assert merges()  # during the rest: no look, but wake again
     assert (1, 0) == (looks, merges.steps)
     monkeypatch.setattr(sqlite_search_merge, "REST", 0.0)
     merges._rest_until = 0.0
@@ -143,6 +152,36 @@ def test_a_wake_with_work_left_wakes_again_without_a_commit() -> None:
     time.sleep(3 * sqlite_checkpoint.PAUSE)
     checkpoints.close()
     assert [True, True, False] == calls  # no fourth wake: nothing left, no commit since
+
+
+def test_writes_during_the_rest_are_merged_after_it_without_another_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A burst of commits shorter than ``REST``, after a look that found nothing: its
+    segments are merged once the rest is over, though no commit follows."""
+    db = _segments_file(tmp_path / "notes.db", 0)
+    lock, writer = _locked(db)
+    monkeypatch.setattr(sqlite_search_merge, "REST", 0.3)
+    merges = SearchMerges(["notes"], writer)
+    checkpoints = sqlite_checkpoint.Checkpointer(
+        lambda: sqlite3.connect(tmp_path / "notes.db"), tidy=merges
+    )
+    checkpoints.committed()  # the first commit's look: nothing to merge yet, then the rest
+    deadline = time.monotonic() + 10
+    while merges._rest_until == 0.0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    for n in range(8):  # the burst: a segment a commit, each waking the resting thread
+        with lock:
+            db.execute("INSERT INTO notes(body) VALUES (?)", [f"late note {n} " + "jazz " * 300])
+        checkpoints.committed()
+    deadline = time.monotonic() + 10
+    while merges.steps == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    checkpoints.close()
+    assert merges.steps > 0
+    with lock:
+        assert not merge_step(db, "notes")  # merged to the end, no commit needed
+    db.close()
 
 
 def test_the_background_thread_merges_what_writes_leave(tmp_path: Path) -> None:
