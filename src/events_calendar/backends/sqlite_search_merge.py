@@ -17,10 +17,9 @@ with a bound of ``MERGE_PAGES`` pages, each step in a transaction of its own und
 write lock, writers let in between steps. A step goes on with a merge already begun or starts
 one on a level of four or more segments (FTS5's ``usermerge``), as ``automerge`` would, and
 does nothing otherwise; a look that finds nothing is not repeated for ``REST`` (a commit in
-the meantime is looked at once it has passed). Merging keeps
-up with the writes, so no level piles up and no commit meets a crisis. A private in-memory
-database has no such thread; its indexes merge at ``crisismerge``, which at its sizes costs
-nothing noticeable.
+the meantime is looked at once it has passed). Merging keeps up with the writes, so no level
+piles up and no commit meets a crisis. A private in-memory database has no such thread; its
+indexes merge at ``crisismerge``, which at its sizes costs nothing noticeable.
 """
 
 from __future__ import annotations
