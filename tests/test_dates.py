@@ -582,6 +582,21 @@ def test_default_window_uses_the_local_date() -> None:
     assert datetime(2026, 11, 21, 23, 0, tzinfo=UTC) == start
 
 
+def test_default_window_moves_at_local_midnight_not_before() -> None:
+    """The window is kept per local day: every instant of one Paris day gets the same one,
+    and the first second of the next day gets the next."""
+    first = default_window(datetime(2026, 11, 21, 23, 0, tzinfo=UTC), PARIS)  # 00:00 Paris
+    last = default_window(datetime(2026, 11, 22, 22, 59, 59, tzinfo=UTC), PARIS)  # 23:59:59
+    following = default_window(datetime(2026, 11, 22, 23, 0, tzinfo=UTC), PARIS)
+    assert first == last
+    assert datetime(2026, 11, 20, 23, 0, tzinfo=UTC) == first[0]
+    assert (timedelta(days=1), timedelta(days=1)) == (
+        following[0] - last[0],
+        following[1] - last[1],
+    )
+    assert following != default_window(datetime(2026, 11, 22, 23, 0, tzinfo=UTC), NEW_YORK)
+
+
 def test_default_window_from_leap_day() -> None:
     """24 months after 29 February is 28 February."""
     _, end = default_window(datetime(2028, 2, 29, 12, 0, tzinfo=UTC), UTC)
