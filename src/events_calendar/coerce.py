@@ -12,6 +12,7 @@ input (create and update fields, list filters, ids), so every reader here sees p
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -220,6 +221,16 @@ Q = TypeVar("Q", bound=attrs.AttrsInstance)
 def plain_query(query: Q) -> Q:
     """A list query (``EventQuery`` ...) with each parameter ``plain``: a missing value is a
     parameter not given."""
-    given = attrs.asdict(query, recurse=False)
-    changed = {name: v for name, v in plain_fields(given).items() if v is not given[name]}
+    changed: dict[str, Any] = {}
+    for name in _field_names(type(query)):  # every list reads one: no asdict per request
+        value = getattr(query, name)
+        if type(value) not in _PLAIN_TYPES:
+            read = plain(value)
+            if read is not value:
+                changed[name] = read
     return attrs.evolve(cast(Any, query), **changed) if changed else query
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in attrs.fields(cls))

@@ -69,6 +69,7 @@ class Wire:
         self.zone = zone
         self._allowed_methods = can
         self._fragments = fragments
+        self._urls_key = attrs.astuple(urls, recurse=False)  # a part of every fragment's key
 
     # -- posts -----------------------------------------------------------------------------
     def _post_head(self, record: Event | Venue | Organizer) -> dict[str, Any]:
@@ -117,7 +118,7 @@ class Wire:
             *tags,
             tuple(t.count for t in categories),  # nor a term's count of its own
             tuple(t.count for t in tags),
-            attrs.astuple(self.urls, recurse=False),
+            self._urls_key,
             self.settings.currency_symbol,
             self.settings.currency_position,
         )
