@@ -9,7 +9,8 @@ from typing import Any
 import attrs
 
 import events_calendar as ec
-from events_calendar.backends.sql.rows import record_reader
+from events_calendar.backends.sql.engine import Result
+from events_calendar.backends.sql.rows import Links, record_reader
 from events_calendar.backends.sql.schema import link_fields
 from events_calendar.backends.sqlite import SQLiteBackend
 from events_calendar.records import Category, Credential, Event, Organizer, Record, Tag, Venue
@@ -21,15 +22,26 @@ def _calendar() -> ec.Calendar:
     return ec.connect("sqlite://", clock=ec.FixedClock(NOW))
 
 
-def _rows(backend: SQLiteBackend, cls: type[Record], ids: list[int]) -> list[dict[str, Any]]:
-    """The stored rows of these records, with an event's link lists (as ``_records`` adds)."""
-    rows = backend._select(cls.kind, ids)
+def _rows(
+    backend: SQLiteBackend, cls: type[Record], ids: list[int]
+) -> tuple[Result, list[dict[str, Any]]]:
+    """The stored rows of these records as the store reads them, and each as a dict with
+    an event's link lists (what the storage converter structures)."""
+    result = backend._select(cls.kind, ids)
+    rows = result.dicts()
     if cls is Event:
         links = backend._links(ids)
         for row in rows:
             for field in link_fields(Event):
                 row[field] = links[field].get(row["id"], [])
-    return rows
+    return result, rows
+
+
+def _links(backend: SQLiteBackend, cls: type[Record], ids: list[int]) -> Links:
+    if cls is not Event:
+        return None
+    found = backend._links(ids)
+    return [found[field] for field in link_fields(Event)]
 
 
 def _typed(record: Record) -> dict[str, Any]:
@@ -71,10 +83,13 @@ def test_generated_readers_build_what_the_storage_converter_builds() -> None:
         (Tag, [tag.id]),
     ]
     for cls, ids in groups:
-        read = record_reader(cls)
-        for row in _rows(backend, cls, ids):
-            generic = converter.structure(dict(row), cls)
-            assert _typed(generic) == _typed(read(dict(row)))
+        result, rows = _rows(backend, cls, ids)
+        read = record_reader(cls, result.columns)
+        links = _links(backend, cls, ids)
+        assert len(rows) == len(ids)
+        for stored, row in zip(result.rows, rows, strict=True):
+            generic = converter.structure(row, cls)
+            assert _typed(generic) == _typed(read(stored, links))
     assert (True, None, 1) == (
         paris.featured,
         paris.website,
@@ -92,13 +107,13 @@ def test_users_and_credentials_read_as_the_storage_converter_reads_them() -> Non
     backend = cal.backend
     assert isinstance(backend, SQLiteBackend)
     converter = backend._converter
-    users = backend._run("SELECT * FROM users ORDER BY id", []).dicts()
-    credentials = backend._run("SELECT * FROM credentials ORDER BY id", []).dicts()
-    assert len(credentials) == 2
-    for cls, rows in ((ec.User, users), (Credential, credentials)):
-        read = record_reader(cls)
-        for row in rows:
-            assert _typed(converter.structure(dict(row), cls)) == _typed(read(dict(row)))
+    users = backend._run("SELECT * FROM users ORDER BY id", [])
+    credentials = backend._run("SELECT * FROM credentials ORDER BY id", [])
+    assert len(credentials.rows) == 2
+    for cls, result in ((ec.User, users), (Credential, credentials)):
+        read = record_reader(cls, result.columns)
+        for stored, row in zip(result.rows, result.dicts(), strict=True):
+            assert _typed(converter.structure(row, cls)) == _typed(read(stored, None))
     stored = backend.credentials(backend.find_user("ada").id)  # type: ignore[union-attr]
     assert [(c.kind, c.label, c.created) for c in stored] == [
         ("password", "laptop", NOW),

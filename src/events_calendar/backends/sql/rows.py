@@ -1,4 +1,5 @@
-"""Records from rows of our own tables, by a reader generated once per record class.
+"""Records from rows of our own tables, by a reader generated once per record class and
+list of columns, which reads each value where the row holds it (no dict per row).
 
 A row read back from the store holds values the store wrote from a valid record, so reading
 it needs only the conversions its column types imply, not the generic structuring (and
@@ -16,7 +17,7 @@ which is most of what whole-query iteration spends outside the database.
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -25,12 +26,16 @@ import attrs
 from ...converters import NOT_STORED
 from ...dates import resolve_zone
 from ...records import Credential, Event, Record, User
+from .schema import link_fields
 
-__all__ = ["RecordFromRow", "record_reader"]
+__all__ = ["Links", "RecordFromRow", "record_reader"]
 
 #: What a reader builds: a calendar record, or a user or credential (read at every sign-in).
 R = TypeVar("R", bound=Record | User | Credential)
-RecordFromRow = Callable[[dict[str, Any]], R]
+#: An event's link lists, one map per link field (``schema.link_fields(Event)`` order) from
+#: event id to the linked ids in their stored order; ``None`` for a record without links.
+Links = Sequence[Mapping[int, Sequence[int]]] | None
+RecordFromRow = Callable[[Sequence[Any], Links], R]
 
 #: Fields read in the event's own zone (the row holds them with their UTC offset).
 _ZONED = frozenset({"start_date", "end_date"})
@@ -40,9 +45,8 @@ def _datetime(value: Any) -> datetime:
     return datetime.fromisoformat(value) if value.__class__ is str else value
 
 
-def _expression(name: str, annotation: Any, zoned: bool) -> str:
-    """Python source reading field ``name`` from ``row`` as its annotation needs."""
-    value = f"row[{name!r}]"
+def _expression(value: str, annotation: Any, zoned: bool) -> str:
+    """Python source reading a column's ``value`` as its field's annotation needs."""
     if annotation is datetime:
         return f"_datetime({value}).astimezone(zone)" if zoned else f"_datetime({value})"
     if annotation is bool:
@@ -50,23 +54,29 @@ def _expression(name: str, annotation: Any, zoned: bool) -> str:
     return value  # text, ids and links as stored; enums and tuples by the class's converters
 
 
-def record_reader(cls: type[R]) -> RecordFromRow[R]:
-    """A function building a ``cls`` record from one row (with an event's link lists)."""
+def record_reader(cls: type[R], columns: Sequence[str]) -> RecordFromRow[R]:
+    """A function building a ``cls`` record from one row of ``columns`` (a statement's
+    result, read by position: no dict per row) and, for an event, its ``Links``."""
     hints = typing.get_type_hints(cls)
-    fields = [f for f in attrs.fields(cls) if f.init and f.name not in NOT_STORED]
+    at = {name: n for n, name in enumerate(columns)}
     zoned = cls is Event
-    arguments = ", ".join(
-        f"{f.name}={_expression(f.name, hints[f.name], zoned and f.name in _ZONED)}" for f in fields
-    )
-    extra = [f.name for f in attrs.fields(cls) if f.init and f.name in NOT_STORED]
-    lines = [f"def read_{cls.__name__}(row):"]
+    links = link_fields(Event) if cls is Event else []
+    arguments = [
+        f"{f.name}={_expression(f'row[{at[f.name]}]', hints[f.name], zoned and f.name in _ZONED)}"
+        for f in attrs.fields(cls)
+        if f.init and f.name not in NOT_STORED and f.name not in links
+    ]
+    arguments += [f"{name}=links[{n}].get(row[{at['id']}], ())" for n, name in enumerate(links)]
+    # Read-time values (a term's count) when the statement selected them.
+    arguments += [
+        f"{f.name}=row[{at[f.name]}]"
+        for f in attrs.fields(cls)
+        if f.init and f.name in NOT_STORED and f.name in at
+    ]
+    lines = [f"def read_{cls.__name__}(row, links):"]
     if zoned:
-        lines.append("    zone = zone_of(row['timezone'])")
-    if extra:  # read-time values (a term's count) when the row has them
-        lines.append(f"    more = {{k: row[k] for k in {tuple(extra)!r} if k in row}}")
-        lines.append(f"    return cls({arguments}, **more)")
-    else:
-        lines.append(f"    return cls({arguments})")
+        lines.append(f"    zone = zone_of(row[{at['timezone']}])")
+    lines.append(f"    return cls({', '.join(arguments)})")
     namespace: dict[str, Any] = {"cls": cls, "_datetime": _datetime, "zone_of": resolve_zone}
     exec(compile("\n".join(lines), f"<row reader {cls.__name__}>", "exec"), namespace)  # noqa: S102
     reader: RecordFromRow[R] = namespace[f"read_{cls.__name__}"]

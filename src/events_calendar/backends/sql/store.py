@@ -42,10 +42,10 @@ from ...records import (
 from ...storage import Family, Filter
 from .category_tree import branch_root
 from .compiler import LINK_FILTERS, compile_filter
-from .engine import Engine
+from .engine import Engine, Result
 from .kept_totals import KeptTotals
 from .link_plans import RARE_LINKS, Plan, choose, choose_search, choose_search_count
-from .rows import RecordFromRow, record_reader
+from .rows import Links, RecordFromRow, record_reader
 from .schema import LINKS, LISTING_KEY, TABLES, column_names, link_fields, listing_key, read_columns
 from .window_counts import window_count
 
@@ -82,7 +82,7 @@ class SQLStore:
         self.engine = engine
         self.dialect = engine.dialect
         self._converter = make_storage_converter()
-        self._readers: dict[type, RecordFromRow[Any]] = {}
+        self._readers: dict[tuple[type, tuple[str, ...]], RecordFromRow[Any]] = {}
         self._unstructure: dict[type, Callable[[Any], Any]] = {}  # the converter's, per class
         self._tables = {kind: self.dialect.quote(table) for kind, table in TABLES.items()}
         self._read = {
@@ -160,24 +160,25 @@ class SQLStore:
             values.append(int(record.date_utc.timestamp()))
         return values
 
-    def _records(self, cls: type[R], rows: list[dict[str, Any]]) -> list[R]:
+    def _records(self, cls: type[R], result: Result) -> list[R]:
         """Records from rows of ``read_columns``, their links loaded in bulk (one statement
         for every link table), each built by the class's generated reader (``rows``)."""
-        if cls is Event and rows:
-            links = self._links([row["id"] for row in rows])
-            for row in rows:
-                for field, by_event in links.items():
-                    row[field] = by_event.get(row["id"], [])
-        return self._plain(cls, rows)
+        links: Links = None
+        if cls is Event and result.rows:
+            at = result.columns.index("id")
+            found = self._links([row[at] for row in result.rows])
+            links = [found[field] for field in link_fields(Event)]
+        return self._plain(cls, result, links)
 
-    def _plain(self, cls: type[P], rows: list[dict[str, Any]]) -> list[P]:
+    def _plain(self, cls: type[P], result: Result, links: Links = None) -> list[P]:
         """Records (or users, credentials) from rows of their own table, by the class's
         generated reader: a sign-in reads two of them, so cattrs' checking would be most of
-        its cost."""
-        reader: RecordFromRow[P] | None = self._readers.get(cls)
+        its cost; and a row is read where it lies, not copied into a dict first."""
+        key = (cls, result.columns)
+        reader: RecordFromRow[P] | None = self._readers.get(key)
         if reader is None:
-            reader = self._readers[cls] = record_reader(cls)
-        return [reader(row) for row in rows]
+            reader = self._readers[key] = record_reader(cls, result.columns)
+        return [reader(row, links) for row in result.rows]
 
     def _links(self, event_ids: Sequence[int]) -> dict[str, dict[int, list[int]]]:
         """Every link of these events, all link tables in one statement (per chunk)."""
@@ -196,16 +197,14 @@ class SQLStore:
                 found[fields[field_number]].setdefault(event_id, []).append(target)
         return found
 
-    def _select(self, kind: Kind, ids: Sequence[int]) -> list[dict[str, Any]]:
-        rows: list[dict[str, Any]] = []
+    def _select(self, kind: Kind, ids: Sequence[int]) -> Result:
+        """The rows of ``read_columns`` of these records (any number of them)."""
+        columns, rows = tuple(read_columns(kind)), []
         for chunk in _chunks(ids):
             inner, params = self.dialect.in_("id", chunk)
-            rows.extend(
-                self._run(
-                    f"SELECT {self._read[kind]} FROM {self._tables[kind]} WHERE {inner}", params
-                ).dicts()
-            )
-        return rows
+            sql = f"SELECT {self._read[kind]} FROM {self._tables[kind]} WHERE {inner}"
+            rows.extend(self._run(sql, params).rows)
+        return Result(columns, rows)
 
     # -- ids and slugs ---------------------------------------------------------------------
     def reserve_ids(self, family: Family, count: int = 1) -> range:
@@ -363,7 +362,7 @@ class SQLStore:
         elif (
             isinstance(record, Category)
             and record.parent
-            and not self._select("category", [record.parent])
+            and not self._select("category", [record.parent]).rows
         ):
             raise Conflict("parent names no category.", fields={"parent": "use a category id"})
 
@@ -523,8 +522,7 @@ class SQLStore:
             if sampled is not None and choose_search(*sampled, wanted) == "probe":
                 plans["search"] = "probe"
             q = compile_filter(self.dialect, cls.kind, flt, plans=plans)
-            rows = self._run(*q.rows_sql()).dicts()
-            return self._records(cls, rows), total
+            return self._records(cls, self._run(*q.rows_sql())), total
 
     # -- users -----------------------------------------------------------------------------
     def insert_user(self, user: User) -> None:
@@ -536,8 +534,9 @@ class SQLStore:
             self._run(f"INSERT INTO {table} ({names}) VALUES ({_marks(data)})", list(data.values()))
 
     def _users(self, where: str, params: Sequence[Any]) -> list[User]:
-        rows = self._run(f"SELECT * FROM users WHERE {where} ORDER BY id", params).dicts()
-        return self._plain(User, rows)
+        return self._plain(
+            User, self._run(f"SELECT * FROM users WHERE {where} ORDER BY id", params)
+        )
 
     def get_user(self, user_id: int) -> User | None:
         return next(iter(self._users("id = ?", [user_id])), None)
@@ -556,8 +555,8 @@ class SQLStore:
         self._insert_plain("credentials", self._converter.unstructure(credential))
 
     def _credentials(self, where: str, params: Sequence[Any]) -> list[Credential]:
-        rows = self._run(f"SELECT * FROM credentials WHERE {where} ORDER BY id", params).dicts()
-        return self._plain(Credential, rows)
+        sql = f"SELECT * FROM credentials WHERE {where} ORDER BY id"
+        return self._plain(Credential, self._run(sql, params))
 
     def find_credential(self, secret_hash: str) -> Credential | None:
         return next(iter(self._credentials("secret_hash = ?", [secret_hash])), None)
