@@ -39,6 +39,7 @@ __all__ = [
     "Select",
     "compile_filter",
     "listing_conditions",
+    "select_list",
 ]
 
 #: The ``EventFilter`` fields that name linked ids, and the link (``schema.LINKS``) each reads.
@@ -103,7 +104,7 @@ class Select:
         )
 
     def rows_sql(self) -> Fragment:
-        columns = _select_list(self.dialect, self.alias, self.kind)
+        columns = select_list(self.dialect, self.kind, self.alias)
         sql = f"SELECT {columns} FROM {self.source} WHERE {self.condition()}"
         params = [*self.driver_params, *self.params, *self.order_params]
         if self.order:
@@ -120,10 +121,12 @@ class Select:
 
 
 @functools.lru_cache(maxsize=64)
-def _select_list(dialect: Dialect, alias: str, kind: Kind) -> str:
-    """The columns a read of ``kind`` selects, quoted: every list asks, and quoting them
-    each time was a tenth of compiling its statement."""
-    return ", ".join(f"{alias}.{dialect.quote(c)}" for c in read_columns(kind))
+def select_list(dialect: Dialect, kind: Kind, alias: str = "") -> str:
+    """The columns a read of ``kind`` selects (``read_columns``), quoted, each after
+    ``alias.`` when given: every list asks, and quoting them each time was a tenth of
+    compiling its statement."""
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(f"{prefix}{dialect.quote(c)}" for c in read_columns(kind))
 
 
 #: An entry: given the Select, the field's value and the whole filter, add what it means.

@@ -41,7 +41,7 @@ from ...records import (
 )
 from ...storage import Family, Filter
 from .category_tree import branch_root
-from .compiler import LINK_FILTERS, compile_filter
+from .compiler import LINK_FILTERS, compile_filter, select_list
 from .engine import Engine, Result
 from .kept_totals import KeptTotals
 from .link_plans import RARE_LINKS, Plan, choose, choose_search, choose_search_count
@@ -85,9 +85,6 @@ class SQLStore:
         self._readers: dict[tuple[type, tuple[str, ...]], RecordFromRow[Any]] = {}
         self._unstructure: dict[type, Callable[[Any], Any]] = {}  # the converter's, per class
         self._tables = {kind: self.dialect.quote(table) for kind, table in TABLES.items()}
-        self._read = {
-            kind: ", ".join(self.dialect.quote(c) for c in read_columns(kind)) for kind in TABLES
-        }
         self._kept_totals = KeptTotals(self.changes, self._count_few)
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -202,7 +199,9 @@ class SQLStore:
         columns, rows = tuple(read_columns(kind)), []
         for chunk in _chunks(ids):
             inner, params = self.dialect.in_("id", chunk)
-            sql = f"SELECT {self._read[kind]} FROM {self._tables[kind]} WHERE {inner}"
+            sql = (
+                f"SELECT {select_list(self.dialect, kind)} FROM {self._tables[kind]} WHERE {inner}"
+            )
             rows.extend(self._run(sql, params).rows)
         return Result(columns, rows)
 
