@@ -12,6 +12,7 @@ import pytest
 import events_calendar as ec
 from events_calendar.backends.postgres import PostgresBackend
 from events_calendar.backends.sqlite import SQLiteBackend
+from events_calendar.backends.sqlite_search_merge import CRISIS_SEGMENTS, LEVEL_SEGMENTS
 from events_calendar.errors import InvalidParameter
 from events_calendar.testing.postgres import test_database
 
@@ -127,9 +128,14 @@ def test_search_index_is_whole_after_a_bulk_load(tmp_path: Path) -> None:
 
 def _fts_settings(backend: SQLiteBackend) -> dict[str, int]:
     """The FTS5 settings stored for the search index that differ from the ones kept between
-    loads: FTS5's default hash, and no merging by writers (migration 0014: the background
-    thread merges, ``sqlite_search_merge``)."""
-    kept = {"automerge": 0, "hashsize": 1024 * 1024}
+    loads: FTS5's default hash, no merging by writers (migration 0014: the background
+    thread merges, ``sqlite_search_merge``) and its merges' widths (migration 0015)."""
+    kept = {
+        "automerge": 0,
+        "hashsize": 1024 * 1024,
+        "usermerge": LEVEL_SEGMENTS,
+        "crisismerge": CRISIS_SEGMENTS,
+    }
     rows = dict(
         backend.engine.execute("SELECT k, v FROM events_fts_config WHERE k != 'version'").rows
     )

@@ -60,6 +60,26 @@ def test_every_search_index_leaves_merging_to_the_background(tmp_path: Path) -> 
     for fts in SEARCH_INDEXES:
         config = dict(engine.execute(f"SELECT k, v FROM [{fts}_config]").rows)  # noqa: S608
         assert 0 == config["automerge"], fts
+        assert (16, 64) == (config["usermerge"], config["crisismerge"]), fts
+    cal.close()
+
+
+def test_a_merge_waits_for_sixteen_segments_of_a_level(tmp_path: Path) -> None:
+    """Fifteen venues, one segment each, leave their level unmerged (FTS5's four would have
+    merged it three times); the sixteenth makes a level a merge takes whole."""
+    cal = ec.connect(f"sqlite:///{tmp_path / 'cal.db'}")
+    engine = _backend(cal).engine
+    assert (16, 64) == (sqlite_search_merge.LEVEL_SEGMENTS, sqlite_search_merge.CRISIS_SEGMENTS)
+    for n in range(15):
+        cal.venues.create(venue=f"Hall {n}", city="Lyon")
+    with engine._writer_alone() as db:
+        assert not merge_step(db, "venues_fts")
+        assert 0 == engine.search_merges.steps
+        db.execute("INSERT INTO venues_fts(venues_fts, rank) VALUES ('usermerge', 4)")
+        assert merge_step(db, "venues_fts")  # the same segments under FTS5's default
+        db.execute("INSERT INTO venues_fts(venues_fts, rank) VALUES ('usermerge', 16)")
+    cal.venues.create(venue="Hall 15", city="Lyon")
+    assert 16 == cal.venues.list(search="hall", per_page=50).total
     cal.close()
 
 

@@ -32,6 +32,7 @@ from .sql.category_tree import (
 )
 from .sql.schema import LINKS, LISTING_KEY, TABLES, Link, column_names, columns
 from .sql.window_counts import KEY_COLUMNS, add_events, add_links, counted_links, create_tables
+from .sqlite_search_merge import CRISIS_SEGMENTS, LEVEL_SEGMENTS
 
 __all__ = [
     "JOURNAL_INSERT_TRIGGERS",
@@ -651,3 +652,14 @@ def _search_indexes_merged_in_the_background(db: Database) -> None:
     full of segments and merge it whole, stalling every write for up to seconds."""
     for fts in SEARCH_INDEXES:
         db.execute(f"INSERT INTO [{fts}]([{fts}], rank) VALUES ('automerge', 0)")
+
+
+@MIGRATIONS(name="0015_search_merges_take_sixteen_segments")
+def _search_merges_take_sixteen_segments(db: Database) -> None:
+    """A merge of the search indexes takes sixteen segments of a level, not four, and a
+    writer's commit merges a level whole only at sixty-four (``sqlite_search_merge``): each
+    merge rewrites what it merges, the load's large segment included, so fewer, wider merges
+    leave the writers more of the lock."""
+    for fts in SEARCH_INDEXES:
+        for setting, value in (("usermerge", LEVEL_SEGMENTS), ("crisismerge", CRISIS_SEGMENTS)):
+            db.execute(f"INSERT INTO [{fts}]([{fts}], rank) VALUES (?, ?)", [setting, value])

@@ -15,11 +15,20 @@ So writers never merge (migration 0014 sets ``automerge`` to 0 on every search i
 checkpoint thread (``sqlite_checkpoint``) merges after commits instead: FTS5's ``merge`` command
 with a bound of ``MERGE_PAGES`` pages, each step in a transaction of its own under the engine's
 write lock, writers let in between steps. A step goes on with a merge already begun or starts
-one on a level of four or more segments (FTS5's ``usermerge``), as ``automerge`` would, and
-does nothing otherwise; a look that finds nothing is not repeated for ``REST`` (a commit in
-the meantime is looked at once it has passed). Merging keeps up with the writes, so no level
-piles up and no commit meets a crisis. A private in-memory database has no such thread; its
-indexes merge at ``crisismerge``, which at its sizes costs nothing noticeable.
+one on a level of ``LEVEL_SEGMENTS`` or more segments (FTS5's ``usermerge``), and does nothing
+otherwise; a look that finds nothing is not repeated for ``REST`` (a commit in the meantime is
+looked at once it has passed). Merging keeps up with the writes, so no level piles up to
+``CRISIS_SEGMENTS`` (FTS5's ``crisismerge``), where a commit would merge it whole. A private
+in-memory database has no such thread; its indexes merge at ``crisismerge``, which at its
+sizes costs nothing noticeable.
+
+Sixteen segments a merge, not FTS5's four (migration 0015). Every merge rewrites what it
+merges, and the large segment a bulk load leaves is merged with whatever reaches its level:
+with four a level, it was rewritten after a few hundred writes and again every time its level
+filled, at four times the distance; each new event's text was rewritten once per level, and
+there were twice as many levels. On a 100,000-event file after a load, 40,000 single creates
+ran at 653-682 a second against 547-554, and ten searches took as long with the extra
+segments (``bench/search_merges.py``; ``bench/http/README.md``).
 """
 
 from __future__ import annotations
@@ -29,7 +38,21 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 
-__all__ = ["BUDGET", "MERGE_PAGES", "REST", "SearchMerges", "merge_step"]
+__all__ = [
+    "BUDGET",
+    "CRISIS_SEGMENTS",
+    "LEVEL_SEGMENTS",
+    "MERGE_PAGES",
+    "REST",
+    "SearchMerges",
+    "merge_step",
+]
+
+#: Segments of one level that a merge takes together (FTS5's ``usermerge``; its default is 4).
+LEVEL_SEGMENTS = 16
+#: Segments at which a writer's own commit merges a level whole (FTS5's ``crisismerge``; its
+#: default, 16, would now be reached before the background thread merges a level at all).
+CRISIS_SEGMENTS = 4 * LEVEL_SEGMENTS
 
 #: The pages one merge step may write (it stops at the first term boundary past them): a write
 #: that arrives during a step waits for it. 100 rather than 200: the HTTP mix with 1% writes
