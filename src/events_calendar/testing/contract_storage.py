@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
+import attrs
 import pytest
 
 import events_calendar as ec
@@ -99,6 +100,31 @@ class StorageContract(ContractBase):
         """Nothing read inside an open transaction may be cached as current."""
         with store.transaction():
             assert store.generation() != store.generation()
+
+    def test_an_id_another_post_holds_is_refused_and_nothing_stored(self, store: Backend) -> None:
+        """Events, venues and organizers share one id sequence: an insert naming an id that a
+        post of any of those kinds holds is a ``Conflict``, and no record of it is stored."""
+        hall = _venue(store, "Hall")
+        store.insert([hall])
+        clash = ec.Event(
+            id=hall.id,
+            title="Clash",
+            slug="clash",
+            start_date=NOW,
+            end_date=NOW,
+            date=NOW,
+            modified=NOW,
+        )
+        free = _venue(store, "Free")
+        for records in ([clash], [free, attrs.evolve(_venue(store, "Twin"), id=hall.id)]):
+            with pytest.raises(Conflict):
+                store.insert(records)
+        assert "venue" == store.post_kind(hall.id)
+        assert {} == store.get_many(ec.Event, [hall.id])
+        assert {} == store.get_many(ec.Venue, [free.id])
+        assert {hall.id: "Hall"} == {
+            i: v.venue for i, v in store.get_many(ec.Venue, [hall.id]).items()
+        }
 
     def test_generation_nowait_is_the_generation_or_nothing(self, store: Backend) -> None:
         """Read without waiting, the generation is the one ``generation()`` gives, or
