@@ -65,8 +65,8 @@ def test_every_search_index_leaves_merging_to_the_background(tmp_path: Path) -> 
 
 
 def test_a_merge_waits_for_sixteen_segments_of_a_level(tmp_path: Path) -> None:
-    """Fifteen venues, one segment each, leave their level unmerged (FTS5's four would have
-    merged it three times); the sixteenth makes a level a merge takes whole."""
+    """Fifteen venues, one segment each, leave their level unmerged, where FTS5's default
+    of four merges the same segments; a search finds every venue either way."""
     cal = ec.connect(f"sqlite:///{tmp_path / 'cal.db'}")
     engine = _backend(cal).engine
     assert (16, 64) == (sqlite_search_merge.LEVEL_SEGMENTS, sqlite_search_merge.CRISIS_SEGMENTS)
