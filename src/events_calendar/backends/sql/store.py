@@ -347,12 +347,11 @@ class SQLStore:
         on PostgreSQL)."""
         kinds = POST_KINDS if kind in POST_KINDS else (kind,)
         for chunk in _chunks(ids):
-            parts, params = [], []
-            for other in kinds:
-                inner, more = self.dialect.in_("id", chunk)
-                parts.append(f"SELECT 1 FROM {self._tables[other]} WHERE {inner}")
-                params.extend(more)
-            if self._run(" UNION ALL ".join(parts) + " LIMIT 1", params).rows:
+            inner, params = self.dialect.in_("id", chunk)
+            sql = " UNION ALL ".join(
+                f"SELECT 1 FROM {self._tables[k]} WHERE {inner}" for k in kinds
+            )
+            if self._run(f"{sql} LIMIT 1", params * len(kinds)).rows:
                 return True
         return False
 
