@@ -14,8 +14,9 @@ import pytest
 from sqlite_utils import Database
 
 import events_calendar as ec
+from events_calendar.backends import sqlite_schema
 from events_calendar.backends.sqlite import MMAP_BYTES, SQLiteBackend
-from events_calendar.backends.sqlite_schema import MIGRATIONS
+from events_calendar.backends.sqlite_schema import MIGRATIONS_TABLE, migrations
 from events_calendar.errors import BulkIncomplete, Conflict, InvalidParameter, StorageUnavailable
 from events_calendar.records import Record
 
@@ -81,11 +82,34 @@ def test_only_the_writer_maps_the_file(tmp_path: Path) -> None:
         backend.close()
 
 
+def test_every_connection_fires_triggers_recursively(tmp_path: Path) -> None:
+    """Writer and readers alike: a REPLACE that deletes a row fires its delete triggers
+    only with recursive triggers on."""
+    backend = SQLiteBackend(tmp_path / "cal.db")
+    engine = backend.engine
+    try:
+        assert (1, 1) == (
+            engine.db.execute("PRAGMA recursive_triggers").fetchone()[0],
+            engine.read_connection().execute("PRAGMA recursive_triggers").fetchone()[0],
+        )
+    finally:
+        backend.close()
+
+
+def test_the_applied_migrations_are_read_where_sqlite_utils_records_them() -> None:
+    """An up-to-date file is recognised without sqlite-utils, from its table of applied
+    migrations: the table sqlite-utils names."""
+    from sqlite_utils.migrations import Migrations
+
+    assert Migrations.migrations_table == MIGRATIONS_TABLE
+    assert sqlite_schema.MIGRATION_SET == migrations().name
+
+
 def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) -> None:
     """A file written before the linked-search index gets it, with existing rows indexed."""
     path = tmp_path / "old.db"
     old = Database(path)
-    MIGRATIONS.apply(old, stop_before="0002_linked_search_index")
+    migrations().apply(old, stop_before="0002_linked_search_index")
     old.execute(
         "INSERT INTO venues (id, author, status, date, modified, slug, description, excerpt,"
         " image, venue, address, city, country, province, state, zip, phone, stateprovince,"
@@ -97,7 +121,7 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
     old.execute("UPDATE sequences SET value = 1 WHERE name = 'post'")
     old.close()
     with _calendar(f"sqlite:///{path}") as cal:
-        applied = [m.name for m in MIGRATIONS.applied(cal.backend.db)]  # type: ignore[attr-defined]
+        applied = [m.name for m in migrations().applied(cal.backend.db)]  # type: ignore[attr-defined]
         assert [
             "0001_initial",
             "0002_linked_search_index",
@@ -380,11 +404,14 @@ def test_a_failed_migration_writes_nothing(tmp_path: Path, monkeypatch: pytest.M
         db.execute("CREATE TABLE half_done (x INTEGER)")
         raise sqlite3.OperationalError("simulated failure")
 
-    migrations = [*MIGRATIONS._migrations, MIGRATIONS._Migration("0099_broken", broken)]
-    monkeypatch.setattr(MIGRATIONS, "_migrations", migrations)
+    monkeypatch.setattr(sqlite_schema, "STEPS", [*sqlite_schema.STEPS, ("0099_broken", broken)])
+    migrations.cache_clear()
     path = tmp_path / "failed.db"
-    with pytest.raises(StorageUnavailable, match="simulated failure"):
-        SQLiteBackend(path)
+    try:
+        with pytest.raises(StorageUnavailable, match="simulated failure"):
+            SQLiteBackend(path)
+    finally:
+        migrations.cache_clear()
     raw = sqlite3.connect(path)
     tables = raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
     raw.close()

@@ -1,9 +1,11 @@
 """SQLite, the embedded default (``connect("sqlite:///events.db")``): the shared SQL layer plus
 SQLite's dialect, connection and migrations.
 
-Migrations are registered with sqlite-utils (``sqlite_schema``) and applied when a file is
-opened, so older files upgrade themselves. Substring search is served by FTS5 trigram indexes
-(words under three characters, which trigrams cannot look up, are checked with ``instr``).
+Migrations are listed in ``sqlite_schema`` and applied with sqlite-utils when a file is opened,
+so older files upgrade themselves; a file already up to date is used through ``sqlite3``
+alone, without importing sqlite-utils (which imports pandas and numpy when they are there).
+Substring search is served by FTS5 trigram indexes (words under three characters, which
+trigrams cannot look up, are checked with ``instr``).
 
 Concurrency: one connection per backend, guarded by a re-entrant lock, is shared by the
 threads of a process; processes coordinate through SQLite's own locking. Writes open
@@ -23,9 +25,7 @@ import time
 from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..changes import ANYTHING
 from ..errors import Conflict, StorageUnavailable
@@ -41,12 +41,18 @@ from .sql.window_counts import count_events, raise_counts
 from .sqlite_checkpoint import KEPT_LOG_BYTES, Checkpointer
 from .sqlite_schema import (
     JOURNAL_INSERT_TRIGGERS,
-    MIGRATIONS,
+    MIGRATION_SET,
+    MIGRATIONS_TABLE,
     REWRITE_TRIGGERS,
     SEARCH_INDEXES,
+    STEPS,
     WINDOW_COUNT_TRIGGERS,
+    migrations,
 )
 from .sqlite_search_merge import SearchMerges
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 __all__ = ["SEARCH_BATCH", "SEARCH_PENDING", "SQLiteBackend", "SQLiteDialect", "SQLiteEngine"]
 
@@ -270,33 +276,46 @@ class SQLiteEngine(Engine):
         self._owner: int | None = None  # the thread in the write transaction
         self._commits = 0
         self._local = threading.local()  # this thread's reader connection and its snapshot
-        self._readers: list[Database] = []
+        self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
-        self.db = self._connect(cache_kib=CACHE_KIB, mmap_bytes=MMAP_BYTES)
+        self._writer = self._connect(cache_kib=CACHE_KIB, mmap_bytes=MMAP_BYTES)
+        self._utils: Database | None = None  # ``db``, made when first asked for
         #: The search indexes' merges done so far (``sqlite_search_merge``): by the checkpoint
         #: thread of a file; a private in-memory database has none.
         self.search_merges = SearchMerges(SEARCH_INDEXES, self._writer_alone)
         self._checkpoints: Checkpointer | None = None
         if path is not None:
-            self._retry(lambda: self.db.execute("PRAGMA journal_mode = WAL"))
-            self.db.execute("PRAGMA wal_autocheckpoint = 0")  # ``sqlite_checkpoint``
-            self.db.execute(f"PRAGMA journal_size_limit = {KEPT_LOG_BYTES}")
+            self._retry(lambda: self._writer.execute("PRAGMA journal_mode = WAL"))
+            self._writer.execute("PRAGMA wal_autocheckpoint = 0")  # ``sqlite_checkpoint``
+            self._writer.execute(f"PRAGMA journal_size_limit = {KEPT_LOG_BYTES}")
             self._checkpoints = Checkpointer(
-                lambda: self._connect(cache_kib=64).conn,
+                lambda: self._connect(cache_kib=64),
                 writes=lambda: self._lock,
                 tidy=self.search_merges,
             )
-        self._watch = self._connect(cache_kib=64).conn if path is not None else None
+        self._watch = self._connect(cache_kib=64) if path is not None else None
         self._watch_lock = threading.Lock()
         try:
             with self.transaction(), translating(_ERRORS, self._name):
-                self._refuse_a_newer_schema()
-                MIGRATIONS.apply(self.db)  # all or nothing: SQLite's DDL is transactional
+                self._migrate()  # all or nothing: SQLite's DDL is transactional
         except BaseException:
             self.close()
             raise
 
-    def _connect(self, *, cache_kib: int, mmap_bytes: int = 0) -> Database:
+    @property
+    def db(self) -> Database:
+        """sqlite-utils' view of the writer connection, for tools and tests: statements it
+        runs are the writer's, and its ``tracer`` sees every statement the engine runs,
+        every thread's reads included. Made (and sqlite-utils imported) when first asked for.
+        """
+        with self._lock:
+            if self._utils is None:
+                from sqlite_utils import Database
+
+                self._utils = Database(self._writer)
+            return self._utils
+
+    def _connect(self, *, cache_kib: int, mmap_bytes: int = 0) -> sqlite3.Connection:
         with translating(_ERRORS, self._name):
             connection = sqlite3.connect(
                 ":memory:" if self.path is None else str(self.path),
@@ -305,30 +324,32 @@ class SQLiteEngine(Engine):
                 timeout=BUSY_TIMEOUT_SECONDS,
             )
         connection.create_function("fold", 1, _fold, deterministic=True)
-        db = Database(connection)
-        db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
-        db.execute("PRAGMA foreign_keys = ON")
+        connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        connection.execute("PRAGMA foreign_keys = ON")
+        # A REPLACE that deletes a row fires its delete triggers (the search index's, the
+        # counts') only with recursive triggers on (sqlite-utils turned them on for us when
+        # it wrapped every connection).
+        connection.execute("PRAGMA recursive_triggers = ON")
         if self.path is not None:
-            db.execute("PRAGMA synchronous = NORMAL")
+            connection.execute("PRAGMA synchronous = NORMAL")
             # SQLite's defaults (a 2 MiB page cache, no memory map) suit small files; a large
             # calendar's indexes thrash that cache on every bulk batch and every count.
-            db.execute(f"PRAGMA cache_size = -{cache_kib}")
-            db.execute(f"PRAGMA mmap_size = {mmap_bytes}")
-        return db
+            connection.execute(f"PRAGMA cache_size = -{cache_kib}")
+            connection.execute(f"PRAGMA mmap_size = {mmap_bytes}")
+        return connection
 
     @contextmanager
     def _writer_alone(self) -> Iterator[sqlite3.Connection]:
         """The writer's connection, this process's writers held off (between transactions):
         what the background thread merges the search indexes through. Not traced."""
         with self._lock:
-            yield self.db.conn
+            yield self._writer
 
-    def _reader(self) -> Database:
-        """This thread's reader connection; statements traced like the writer's."""
-        reader: Database | None = getattr(self._local, "db", None)
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's reader connection."""
+        reader: sqlite3.Connection | None = getattr(self._local, "db", None)
         if reader is None:
             reader = self._local.db = self._connect(cache_kib=READER_CACHE_KIB)
-            reader._tracer = self._forward_trace
             with self._readers_lock:
                 self._readers.append(reader)
         return reader
@@ -336,29 +357,50 @@ class SQLiteEngine(Engine):
     def read_connection(self) -> sqlite3.Connection:
         """The connection this thread's reads go through (for tracing and tools): its own
         reader connection, or the writer's inside its transaction or in memory."""
-        return self.db.conn if self._writes_here() else self._reader().conn
+        return self._writer if self._writes_here() else self._reader()
 
-    def _forward_trace(self, sql: str, params: Any) -> None:
-        tracer = self.db._tracer  # set by ``db.tracer(...)`` on the writer
-        if tracer is not None:
-            tracer(sql, params)
+    def _run(self, connection: sqlite3.Connection, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        """One statement, shown first to the tracer of ``db`` if one is set."""
+        utils = self._utils
+        if utils is not None and utils._tracer is not None:
+            utils._tracer(sql, params)
+        return connection.execute(sql, params)
 
     def _writes_here(self) -> bool:
         """Whether this thread uses the writer connection: it is in the write transaction, or
         the database is a private in-memory one."""
         return self.path is None or self._owner == threading.get_ident()
 
-    def _refuse_a_newer_schema(self) -> None:
-        """A file migrated by a newer version holds what this code cannot read correctly:
+    def _migrate(self) -> None:
+        """Apply the migrations the file lacks; none, and sqlite-utils is not imported.
+
+        A file migrated by a newer version holds what this code cannot read correctly:
         refuse it whole rather than use it half-understood."""
-        known = {m.name for m in MIGRATIONS._migrations}
-        unknown = [m.name for m in MIGRATIONS.applied(self.db) if m.name not in known]
+        applied = self._applied_migrations()
+        known = {name for name, _ in STEPS}
+        unknown = [name for name in applied if name not in known]
         if unknown:
             raise StorageUnavailable.of(
                 self._name,
                 f"its schema is newer than this version of events_calendar (migration "
                 f"{unknown[-1]!r}); upgrade events_calendar to open it",
             )
+        if not known.issubset(applied):
+            migrations().apply(self.db)
+
+    def _applied_migrations(self) -> list[str]:
+        """The names of the migrations applied to the file, in the order they were, read
+        from sqlite-utils' record of them (none in a new file)."""
+        table = self._writer.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [MIGRATIONS_TABLE]
+        ).fetchone()
+        if table is None:
+            return []
+        rows = self._writer.execute(
+            f"SELECT name FROM [{MIGRATIONS_TABLE}] WHERE migration_set = ? ORDER BY rowid",
+            [MIGRATION_SET],
+        ).fetchall()
+        return [name for (name,) in rows]
 
     def _retry(self, step: Callable[[], T]) -> T:
         """Run ``step``, retrying while another process holds the lock (bounded)."""
@@ -383,10 +425,10 @@ class SQLiteEngine(Engine):
         with self._lock:
             outer = self._depth == 0
             if outer:
-                self._retry(lambda: self.db.execute("BEGIN IMMEDIATE"))
+                self._retry(lambda: self._run(self._writer, "BEGIN IMMEDIATE"))
                 self._owner = threading.get_ident()
             else:
-                self.db.execute(f"SAVEPOINT sp{self._depth}")
+                self._run(self._writer, f"SAVEPOINT sp{self._depth}")
             self._depth += 1
             try:
                 yield
@@ -394,22 +436,22 @@ class SQLiteEngine(Engine):
                 self._depth -= 1
                 if outer:
                     self._owner = None
-                    self.db.execute("ROLLBACK")
+                    self._run(self._writer, "ROLLBACK")
                 else:
-                    self.db.execute(f"ROLLBACK TO sp{self._depth}")
-                    self.db.execute(f"RELEASE sp{self._depth}")
+                    self._run(self._writer, f"ROLLBACK TO sp{self._depth}")
+                    self._run(self._writer, f"RELEASE sp{self._depth}")
                 raise
             self._depth -= 1
             if outer:
                 try:
-                    self._retry(lambda: self.db.execute("COMMIT"))
+                    self._retry(lambda: self._run(self._writer, "COMMIT"))
                 finally:
                     self._owner = None
                 self._commits += 1
                 if self._checkpoints is not None:
                     self._checkpoints.committed()
             else:
-                self.db.execute(f"RELEASE sp{self._depth}")
+                self._run(self._writer, f"RELEASE sp{self._depth}")
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -418,33 +460,33 @@ class SQLiteEngine(Engine):
                 if self._depth:  # inside this thread's transaction: it sees its own writes
                     yield
                     return
-                self._retry(lambda: self.db.execute("BEGIN"))
+                self._retry(lambda: self._run(self._writer, "BEGIN"))
                 try:
                     yield
                 finally:
-                    self.db.execute("COMMIT")
+                    self._run(self._writer, "COMMIT")
             return
         if getattr(self._local, "snapshot", False):
             yield
             return
         reader = self._reader()
-        self._retry(lambda: reader.execute("BEGIN"))
+        self._retry(lambda: self._run(reader, "BEGIN"))
         self._local.snapshot = True
         try:
             yield
         finally:
             self._local.snapshot = False
-            reader.execute("COMMIT")
+            self._run(reader, "COMMIT")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         if self._writes_here():
             with self._lock:
-                return self._execute(self.db, sql, params)
+                return self._execute(self._writer, sql, params)
         return self._execute(self._reader(), sql, params)
 
-    def _execute(self, db: Database, sql: str, params: Sequence[Any]) -> Result:
+    def _execute(self, connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> Result:
         try:
-            cursor = db.execute(sql, params)
+            cursor = self._run(connection, sql, params)
             rows = cursor.fetchall()
         except BaseException as error:
             mapped = translate(_ERRORS, self._name, error)
@@ -496,7 +538,7 @@ class SQLiteEngine(Engine):
         if self._checkpoints is not None:
             self._checkpoints.close()
         with self._lock:
-            self.db.close()
+            self._writer.close()
 
 
 class SQLiteBackend(SQLStore):
@@ -534,7 +576,7 @@ class SQLiteBackend(SQLStore):
 
     @property
     def db(self) -> Database:
-        """The sqlite-utils database (its ``tracer`` sees every statement)."""
+        """sqlite-utils' view of the database (its ``tracer`` sees every statement)."""
         return self.engine.db
 
     @contextmanager

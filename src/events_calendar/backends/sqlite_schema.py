@@ -6,15 +6,21 @@ once. Links (an event's venues, organizers, categories, tags) live in link table
 ``utc_end``, ``published``) that the indexes and range filters use; every kind carries
 ``name_key``, the case-folded display name, for de-duplication and lookups by name.
 
-Migrations are registered with sqlite-utils' ``Migrations`` and applied in order when a database
-is opened, so opening a file written by an older version upgrades it. A new field on a record
-needs a new migration that adds its column; the initial one creates what exists today.
+Migrations are listed here in order (``STEPS``) and applied with sqlite-utils' ``Migrations``
+when a database is opened, so opening a file written by an older version upgrades it. A new
+field on a record needs a new migration that adds its column; the initial one creates what
+exists today.
+
+sqlite-utils is imported only when a file has a migration to apply (``migrations()``):
+importing it imports pandas and numpy whenever they are installed, which cost every process
+that opened a calendar 0.7 s and 60 MB, though a file already up to date needs nothing of it.
 """
 
 from __future__ import annotations
 
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from ..changes import ANYTHING, KEPT
 from ..queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
@@ -34,13 +40,20 @@ from .sql.schema import LINKS, LISTING_KEY, TABLES, Link, column_names, columns
 from .sql.window_counts import KEY_COLUMNS, add_events, add_links, counted_links, create_tables
 from .sqlite_search_merge import CRISIS_SEGMENTS, LEVEL_SEGMENTS
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+    from sqlite_utils.migrations import Migrations
+
 __all__ = [
     "JOURNAL_INSERT_TRIGGERS",
     "LINK_TABLES",
-    "MIGRATIONS",
+    "MIGRATIONS_TABLE",
+    "MIGRATION_SET",
     "REWRITE_TRIGGERS",
     "SEARCH_INDEXES",
+    "STEPS",
     "WINDOW_COUNT_TRIGGERS",
+    "migrations",
 ]
 
 #: Event link field -> (link table, column naming the linked record), as the migrations
@@ -61,10 +74,38 @@ def _columns(kind: Kind) -> dict[str, str]:
     }
 
 
-MIGRATIONS = Migrations("events_calendar")
+Step = Callable[["Database"], None]
+S = TypeVar("S", bound=Step)
+
+#: The name sqlite-utils records this library's migrations under.
+MIGRATION_SET = "events_calendar"
+#: The table sqlite-utils records applied migrations in (``Migrations.migrations_table``):
+#: read directly to learn, without importing sqlite-utils, whether a file is up to date.
+MIGRATIONS_TABLE = "_sqlite_migrations"
+#: Every migration, in the order they apply: its name and what it does.
+STEPS: list[tuple[str, Step]] = []
 
 
-@MIGRATIONS(name="0001_initial")
+def _migration(name: str) -> Callable[[S], S]:
+    def register(step: S) -> S:
+        STEPS.append((name, step))
+        return step
+
+    return register
+
+
+@functools.cache
+def migrations() -> Migrations:
+    """sqlite-utils' ``Migrations`` of every step, which applies what a file lacks."""
+    from sqlite_utils.migrations import Migrations
+
+    built = Migrations(MIGRATION_SET)
+    for name, step in STEPS:
+        built(name=name)(step)
+    return built
+
+
+@_migration("0001_initial")
 def _initial(db: Database) -> None:
     """Tables, link tables, slug aliases, id sequences, users, and the indexes every filter
     uses."""
@@ -181,14 +222,14 @@ def _fts_table(db: Database, table: str, fields: tuple[str, ...]) -> None:
     db.execute(f"INSERT INTO [{fts}]([{fts}]) VALUES ('rebuild')")
 
 
-@MIGRATIONS(name="0002_linked_search_index")
+@_migration("0002_linked_search_index")
 def _linked_search_index(db: Database) -> None:
     """Venue and organizer searches served by trigram indexes, like event searches."""
     for kind in ("venue", "organizer"):
         _fts_table(db, TABLES[kind], LINKED_SEARCH_FIELDS[kind])
 
 
-@MIGRATIONS(name="0003_deferred_event_search_index")
+@_migration("0003_deferred_event_search_index")
 def _deferred_event_search_index(db: Database) -> None:
     """Let bulk loads index a whole batch at once.
 
@@ -210,7 +251,7 @@ def _deferred_event_search_index(db: Database) -> None:
     )
 
 
-@MIGRATIONS(name="0004_stored_term_counts_and_listing_index")
+@_migration("0004_stored_term_counts_and_listing_index")
 def _stored_term_counts(db: Database) -> None:
     """Term counts kept up to date by triggers, and an index that answers listings alone.
 
@@ -262,7 +303,7 @@ def _stored_term_counts(db: Database) -> None:
     )
 
 
-@MIGRATIONS(name="0005_text_indexes_follow_text_updates")
+@_migration("0005_text_indexes_follow_text_updates")
 def _text_indexes_follow_text(db: Database) -> None:
     """Re-index a row's text only when its text changes.
 
@@ -289,7 +330,7 @@ def _text_indexes_follow_text(db: Database) -> None:
         )
 
 
-@MIGRATIONS(name="0006_import_keys")
+@_migration("0006_import_keys")
 def _import_keys(db: Database) -> None:
     """What an imported record was called in the file it came from (an iCalendar UID, a
     CSV key), so that importing the file again updates it rather than adding a copy."""
@@ -334,7 +375,7 @@ def _linked(ref: str, link: Link) -> str:
     )
 
 
-@MIGRATIONS(name="0007_window_counts")
+@_migration("0007_window_counts")
 def _window_counts(db: Database) -> None:
     """Events counted per day (and per linked record per day), kept by triggers, so a
     windowed list's total is a sum over the window's days (``sql.window_counts``).
@@ -398,7 +439,7 @@ JOURNAL_INSERT_TRIGGERS: tuple[str, ...] = tuple(
 )
 
 
-@MIGRATIONS(name="0008_change_journal")
+@_migration("0008_change_journal")
 def _change_journal(db: Database) -> None:
     """The change journal (``changes``): each committed write's touched rows, in commit
     order (one writer at a time, and ``AUTOINCREMENT`` never reuses a number), kept by
@@ -440,7 +481,7 @@ def _change_journal(db: Database) -> None:
             )
 
 
-@MIGRATIONS(name="0009_link_listing_index")
+@_migration("0009_link_listing_index")
 def _link_listing_index(db: Database) -> None:
     """Each link row keeps its event's listing key (``schema.LISTING_KEY``), and each link
     table an index in list order (``Link.listing_index``), so a list of one venue, organizer,
@@ -492,7 +533,7 @@ def _link_listing_index(db: Database) -> None:
     )
 
 
-@MIGRATIONS(name="0010_category_branch_counts")
+@_migration("0010_category_branch_counts")
 def _category_branch_counts(db: Database) -> None:
     """Day counts of each category's whole branch (itself and its sub-categories), each event
     once, and the closure table they are kept from (``sql.category_tree``): a category's list
@@ -573,7 +614,7 @@ def _category_branch_counts(db: Database) -> None:
         db.execute(f"CREATE TRIGGER [{name}] {when} BEGIN {'; '.join(body)}; END")
 
 
-@MIGRATIONS(name="0011_pending_search_index")
+@_migration("0011_pending_search_index")
 def _pending_search_index(db: Database) -> None:
     """New events join the trigram index a batch at a time (``SEARCH_BATCH``), not one by one.
 
@@ -620,7 +661,7 @@ def _pending_search_index(db: Database) -> None:
     )
 
 
-@MIGRATIONS(name="0012_calendar_identity")
+@_migration("0012_calendar_identity")
 def _calendar_identity(db: Database) -> None:
     """The calendar's identity (``Storage.calendar_identity``): one row, made here, so a file
     has its own from its first opening (an older file gets one as it is upgraded)."""
@@ -628,7 +669,7 @@ def _calendar_identity(db: Database) -> None:
     db.execute("INSERT INTO calendar_identity (identity) VALUES (?)", [new_calendar_identity()])
 
 
-@MIGRATIONS(name="0013_links_read_from_an_index")
+@_migration("0013_links_read_from_an_index")
 def _links_read_from_an_index(db: Database) -> None:
     """Each link table gets an index holding everything a read of an event's links asks
     (``SQLStore._links``: the event, the position, the target), so the read never visits the
@@ -645,7 +686,7 @@ def _links_read_from_an_index(db: Database) -> None:
         )
 
 
-@MIGRATIONS(name="0014_search_indexes_merged_in_the_background")
+@_migration("0014_search_indexes_merged_in_the_background")
 def _search_indexes_merged_in_the_background(db: Database) -> None:
     """Writers no longer merge the search indexes' segments; the background thread does, a
     bounded step at a time (``sqlite_search_merge``): a writer's commit could meet a level
@@ -654,7 +695,7 @@ def _search_indexes_merged_in_the_background(db: Database) -> None:
         db.execute(f"INSERT INTO [{fts}]([{fts}], rank) VALUES ('automerge', 0)")
 
 
-@MIGRATIONS(name="0015_search_merges_take_sixteen_segments")
+@_migration("0015_search_merges_take_sixteen_segments")
 def _search_merges_take_sixteen_segments(db: Database) -> None:
     """A merge of the search indexes takes sixteen segments of a level, not four, and a
     writer's commit merges a level whole only at sixty-four (``sqlite_search_merge``): each
