@@ -143,6 +143,17 @@ def test_venue_frame_types_dates_and_flags(cal: ec.Calendar, gala: ec.Event) -> 
     )
 
 
+def test_statuses_are_plain_text_in_every_frame(cal: ec.Calendar, gala: ec.Event) -> None:
+    """A status is its text (``"draft"``), never the enum member, in event and record frames
+    alike, beside the other columns' values."""
+    cal.organizers.create(organizer="Dee", status="draft")
+    frames = [cal.events.to_dataframe(), cal.organizers.to_dataframe(status=["draft", "publish"])]
+    cells = [frame["status"].tolist() for frame in frames]
+    assert (["publish"], ["draft", "publish", "publish"]) == (cells[0], sorted(cells[1]))
+    assert {str} == {type(cell) for column in cells for cell in column}
+    assert ["Ann", "Bob", "Dee"] == sorted(frames[1]["organizer"].tolist())
+
+
 def test_from_dataframe_creates_rows_without_a_key(cal: ec.Calendar) -> None:
     """Without a key every row is a new event; the report says so, row by row."""
     report = cal.events.from_dataframe(_new_rows())

@@ -18,6 +18,7 @@ pandas is imported only inside these functions: ``import events_calendar`` never
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from enum import Enum
 from html import escape
@@ -81,6 +82,11 @@ EVENT_COLUMNS: dict[str, str] = {
     "modified": "datetime64[ns, UTC]",
 }
 
+#: The event columns read from the event's own fields (the others come from its links), and
+#: one C-level getter for all of them: a frame of 100,000 events asks for each 100,000 times.
+_EVENT_FIELDS = tuple(name for name in EVENT_COLUMNS if name in attrs.fields_dict(Event))
+_event_fields = operator.attrgetter(*_EVENT_FIELDS)
+
 #: Fields never exported: secrets, and UTC copies of instants that are exported in UTC.
 _NOT_EXPORTED = frozenset({"password", "date_utc", "modified_utc", "cost_details", "locked"})
 #: Columns a frame may carry that an import does not write: set by the calendar, or (the
@@ -104,7 +110,7 @@ Outcome = Literal["created", "updated", "unchanged", "skipped", "error"]
 # -- out ---------------------------------------------------------------------------------------
 def _event_row(event: Event, related: Any) -> dict[str, Any]:
     venues, organizers = related.venues_of(event), related.organizers_of(event)
-    row = {name: getattr(event, name) for name in EVENT_COLUMNS if hasattr(event, name)}
+    row = dict(zip(_EVENT_FIELDS, _event_fields(event), strict=True))
     row.update(
         status=event.status.value,
         website=event.website or "",
@@ -137,14 +143,26 @@ def _plain(value: Any) -> Any:
     return value.value if isinstance(value, Enum) else value
 
 
+def _plain_column(values: list[Any]) -> list[Any]:
+    """A column's enum members (statuses) as their values; other columns as they are,
+    looked at by type only (a pass in C rather than a test per cell)."""
+    if any(issubclass(kind, Enum) for kind in set(map(type, values))):
+        return [value.value if isinstance(value, Enum) else value for value in values]
+    return values
+
+
 def _frame(columns: Mapping[str, str], rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     import pandas as pd  # the dataframe extra, loaded only when a frame is made
 
     data: dict[str, list[Any]] = {name: [] for name in columns}
-    for row in rows:
-        for name, values in data.items():
-            values.append(_plain(row.get(name)))
-    return pd.DataFrame({name: _column(data[name], dtype) for name, dtype in columns.items()})
+    appends = [(name, values.append) for name, values in data.items()]
+    for row in rows:  # a column at a time: a row is not kept once its cells are
+        get = row.get
+        for name, append in appends:
+            append(get(name))
+    return pd.DataFrame(
+        {name: _column(_plain_column(data[name]), dtype) for name, dtype in columns.items()}
+    )
 
 
 def _column(values: list[Any], dtype: Any) -> pd.Series:
