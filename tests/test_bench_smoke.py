@@ -203,3 +203,21 @@ def test_mix_postgresql_database_is_copied_marked_reused_and_dropped(
         copied,
         left,
     )
+
+
+def test_startup_benchmark_times_every_case_in_a_fresh_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bench/startup.py`` starts each case in a child of its own and reports its time and
+    peak memory (one run each)."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    startup = importlib.import_module("startup")
+    out = tmp_path / "startup.json"
+    monkeypatch.setattr("sys.argv", ["startup.py", "--runs", "1", "--out", str(out)])
+    startup.main()
+    results = json.loads(out.read_text())["results"]
+    assert ["import", "memory", "sqlite", "cli"] == list(results)
+    for figures in results.values():
+        assert 0 < figures["wall_s_median"] < 60
+        assert 10 < figures["peak_mib_median"] < 2048
+    assert "sqlite" in capsys.readouterr().out
