@@ -20,7 +20,7 @@ Three passes over the same requests:
 
    | layer | what is timed |
    |---|---|
-   | ``sql`` | ``sqlite_utils.Database.execute`` and fetching its rows (SQLite's own work) |
+   | ``sql`` | ``SQLiteEngine._run`` (every statement) and fetching its rows (SQLite's own work) |
    | ``backend`` | ``SQLStore``'s public methods, less SQL and record building |
    | ``records`` | ``SQLStore._records``: rows to attrs records (cattrs, link lists) |
    | ``core`` | ``Calendar.as_user``, ``event_filter``, ``events.list/related/get/may_edit`` |
@@ -141,23 +141,23 @@ class Split:
         self._undo.append(lambda: setattr(owner, name, original))
 
     def _patch_sql(self) -> None:
-        from sqlite_utils import Database
+        from events_calendar.backends.sqlite import SQLiteEngine
 
-        original = Database.execute
+        original = SQLiteEngine._run
         split = self
 
-        def execute(db: Any, sql: str, parameters: Any = None) -> Any:
+        def run(engine: Any, connection: Any, sql: str, params: Any = ()) -> Any:
             split._open()
             try:
-                return _Rows(original(db, sql, parameters))
+                return _Rows(original(engine, connection, sql, params))
             finally:
                 elapsed = split._close("sql")
                 shape = split.statements[_IN_LIST.sub("(...)", sql)[:160]]
                 shape[0] += 1
                 shape[1] += elapsed
 
-        Database.execute = execute  # type: ignore[method-assign]
-        self._undo.append(lambda: setattr(Database, "execute", original))
+        SQLiteEngine._run = run  # type: ignore[method-assign]
+        self._undo.append(lambda: setattr(SQLiteEngine, "_run", original))
 
     def install(self, app: Any) -> None:
         """Wrap the layer boundaries of the library and of ``app``'s routes."""
