@@ -96,13 +96,21 @@ def test_every_connection_fires_triggers_recursively(tmp_path: Path) -> None:
         backend.close()
 
 
-def test_the_applied_migrations_are_read_where_sqlite_utils_records_them() -> None:
+def test_the_applied_migrations_are_read_where_sqlite_utils_records_them(
+    tmp_path: Path,
+) -> None:
     """An up-to-date file is recognised without sqlite-utils, from its table of applied
-    migrations: the table sqlite-utils names."""
+    migrations: the table sqlite-utils names, read as sqlite-utils reads it."""
     from sqlite_utils.migrations import Migrations
 
-    assert Migrations.migrations_table == MIGRATIONS_TABLE
-    assert sqlite_schema.MIGRATION_SET == migrations().name
+    backend = SQLiteBackend(tmp_path / "cal.db")
+    try:
+        recorded = [m.name for m in migrations().applied(backend.db)]
+        assert Migrations.migrations_table == MIGRATIONS_TABLE
+        assert [name for name, _ in sqlite_schema.STEPS] == recorded
+        assert recorded == backend.engine._applied_migrations()
+    finally:
+        backend.close()
 
 
 def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) -> None:
