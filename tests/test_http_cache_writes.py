@@ -310,6 +310,17 @@ def test_a_new_event_keeps_the_lists_that_leave_it_out(served: Served) -> None:
     )
 
 
+def test_a_window_to_the_last_day_a_date_holds_is_judged_like_any_other(served: Served) -> None:
+    """A kept list whose window ends on 9999-12-31 (a day more would overflow): a new event
+    in it is caught up with like any other, and the list's next read is answered, fresh."""
+    url = "/events?start_date=2000-01-01&end_date=9999-12-31"
+    served.send(served.cached, "GET", url)
+    served.write("POST", "/events", {"title": "New", **when})
+    cached, fresh = (served.send(app, "GET", url) for app in (served.cached, served.uncached))
+    assert (200, fresh.json()) == (cached.status_code, cached.json())
+    assert ["New"] == [event["title"] for event in cached.json()["events"]]
+
+
 def test_a_new_draft_keeps_every_event_list(served: Served) -> None:
     """Anonymous lists show published events only: a new draft changes none of them."""
     ids = _ids(served)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Sequence
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -38,6 +38,7 @@ from ..statuses import Status
 
 __all__ = [
     "ALL",
+    "MARGIN_DAYS",
     "SHOWS_EVENTS",
     "Listing",
     "change_tags",
@@ -62,9 +63,10 @@ _NO_EVENTS = re.compile(r"/(venues|organizers|categories|tags)(/by-slug/[^/]+)?/
 #: A search this module can judge: one word of ASCII letters and digits, which a search
 #: reads as that one word (stopwords included: a search of nothing else keeps it).
 _WORD = re.compile(r"[A-Za-z0-9]{1,40}")
-#: More than any zone's offset: a window's dates are days in the calendar's zone, an event's
-#: instants are in UTC.
-_MARGIN = timedelta(days=2)
+#: More than any zone's offset, in days: a window's dates are days in the calendar's zone,
+#: an event's instants are in UTC. Days are compared as ordinals: a window may end on the last
+#: day a date can hold, where a day more would overflow.
+MARGIN_DAYS = 2
 
 
 def event_list(path: str) -> bool:
@@ -182,8 +184,8 @@ class _Shown:
         if listing.terms and not self.terms:
             return True  # a term filter shows only events with terms (child terms included)
         first, last = listing.first, listing.last
-        return (first is not None and self.ends < first - _MARGIN) or (
-            last is not None and self.starts > last + _MARGIN
+        return (first is not None and first.toordinal() - self.ends.toordinal() > MARGIN_DAYS) or (
+            last is not None and self.starts.toordinal() - last.toordinal() > MARGIN_DAYS
         )
 
 
