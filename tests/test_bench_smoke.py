@@ -221,3 +221,20 @@ def test_startup_benchmark_times_every_case_in_a_fresh_process(
         assert 0 < figures["wall_s_median"] < 60
         assert 10 < figures["peak_mib_median"] < 2048
     assert "sqlite" in capsys.readouterr().out
+
+
+def test_catch_up_benchmark_retires_the_same_answers_either_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``bench/http/catchup.py`` times both halves of a catch-up, narrowed by the index and
+    asking every list, and both retire the same answers: the default window's page and the
+    new event's venue's list."""
+    monkeypatch.syspath_prepend(str(BENCH / "http"))
+    catchup = importlib.import_module("catchup")
+    out = tmp_path / "catchup.json"
+    assert 0 == catchup.main(["--lists", "60", "--repeat", "2", "--out", str(out)])
+    rows = json.loads(out.read_text())["rows"]
+    assert [(60, "narrowed", 2), (60, "every list", 2)] == [
+        (row["lists"], row["mode"], row["retired"]) for row in rows
+    ]
+    assert all(row["thread_us"] > 0 and row["loop_us"] > 0 for row in rows)

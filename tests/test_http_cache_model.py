@@ -1,19 +1,25 @@
 """``ResponseCache`` against a plain model of its rules, under random puts, reads, byte
 evictions and catch-ups: the same answers kept, in the same order, and its indexes (by tag,
-by event list query) naming exactly the answers it keeps."""
+by event list query, the queries filed by ``listing_index``) naming exactly the answers it
+keeps. Catch-ups judge new events with any predicate (asked of every list) or with
+``NewEvents`` (asked of the lists ``listing_index`` says may show them)."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable
+from datetime import date
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events_calendar.http.cache import CachedResponse, ResponseCache
-from events_calendar.http.cache_tags import ALL, SHOWS_EVENTS, Listing
+from events_calendar.http.cache_tags import ALL, SHOWS_EVENTS, Listing, NewEvents, Shown
 
-LISTINGS = [Listing.of(q) for q in ("", "venue=3", "search=jazz", "start_date=2031-01-01")]
+LISTINGS = [
+    Listing.of(q)
+    for q in ("", "venue=3", "search=jazz", "start_date=2031-01-01", "organizer=4", "tags=5")
+]
 TAGS = [ALL, "event:1", "event:2", "venue:3", "embeds:venue:3"]
 
 
@@ -56,6 +62,22 @@ def answers(draw: st.DrawFn) -> CachedResponse:
     return CachedResponse(200, (), body, (), frozenset(tags), listing)
 
 
+@st.composite
+def new_events(draw: st.DrawFn) -> NewEvents:
+    day = draw(st.dates(date(2030, 12, 1), date(2031, 2, 1)))
+    return NewEvents(
+        Shown(
+            starts=day,
+            ends=day,
+            venues=draw(st.frozensets(st.sampled_from([3, 7]), max_size=1)),
+            organizers=draw(st.frozensets(st.sampled_from([4, 8]), max_size=1)),
+            terms=draw(st.booleans()),
+            text=draw(st.sampled_from(["jazz night", "a talk"])),
+        )
+        for _ in range(draw(st.integers(0, 2)))
+    )
+
+
 OPERATIONS = st.lists(
     st.one_of(
         st.tuples(st.just("put"), st.integers(0, 12), answers()),
@@ -63,7 +85,7 @@ OPERATIONS = st.lists(
         st.tuples(
             st.just("catch_up"),
             st.one_of(st.none(), st.frozensets(st.sampled_from(TAGS), max_size=2)),
-            st.one_of(st.none(), st.frozensets(st.sampled_from(LISTINGS))),
+            st.one_of(st.none(), st.frozensets(st.sampled_from(LISTINGS)), new_events()),
         ),
     ),
     max_size=60,
@@ -87,7 +109,10 @@ def test_the_cache_keeps_what_its_rules_say(operations: list[tuple], max_bytes: 
         else:
             _, tags, spared = operation
             generation += 1
-            judge = None if spared is None else spared.__contains__
+            if isinstance(spared, NewEvents):
+                judge, spared = spared, frozenset(filter(spared, LISTINGS))
+            else:
+                judge = None if spared is None else spared.__contains__
             token = cache.caught_up(generation, generation, tags, judge)
             model.caught_up(tags, spared)
         assert list(model.entries) == cache.kept()
@@ -100,3 +125,4 @@ def test_the_cache_keeps_what_its_rules_say(operations: list[tuple], max_bytes: 
             listing: {k for k, v in kept.items() if SHOWS_EVENTS in v.tags and v.listing == listing}
             for listing in {v.listing for v in kept.values() if SHOWS_EVENTS in v.tags}
         }
+        assert cache._index.listings() == set(cache._listed) - {None}

@@ -17,9 +17,14 @@ from .display import page_table, plural
 if TYPE_CHECKING:
     from .queries import EventFilter, LinkedFilter, TermFilter
 
-__all__ = ["Page"]
+__all__ = ["Page", "page_count"]
 
 T = TypeVar("T")
+
+
+def page_count(total: int, per_page: int) -> int:
+    """How many pages of ``per_page`` a list of ``total`` records fills (0 for none)."""
+    return -(-total // per_page) if per_page else 0
 
 
 @attrs.frozen(kw_only=True)
@@ -66,7 +71,7 @@ class Page(Generic[T]):
     @property
     def total_pages(self) -> int:
         """``ceil(total / per_page)``; 0 for an empty list."""
-        return -(-self.total // self.per_page) if self.per_page else 0
+        return page_count(self.total, self.per_page)
 
     def __iter__(self) -> Iterator[T]:
         return iter(self.items)

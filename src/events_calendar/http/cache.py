@@ -28,8 +28,9 @@ from typing import TypeVar
 
 import attrs
 
-from .cache_tags import SHOWS_EVENTS, Listing
+from .cache_tags import SHOWS_EVENTS, Listing, NewEvents
 from .listed_pages import ListedPage, with_totals
+from .listing_index import ListingIndex
 
 __all__ = ["CachedResponse", "ResponseCache", "cacheable", "revalidatable"]
 
@@ -123,9 +124,9 @@ class ResponseCache:
         self._tagged: dict[str, set[Hashable]] = {}
         #: The answers that may show events (``SHOWS_EVENTS``) by their event list's parsed
         #: query (``None``: not an event list). A catch-up judges each query once, not each
-        #: page and window of it: a few hundred queries against thousands of answers, each
-        #: new event, on the event loop.
+        #: page and window of it, and only the queries ``_index`` says may show a new event.
         self._listed: dict[Listing | None, set[Hashable]] = {}
+        self._index = ListingIndex()  # the queries of ``_listed`` but ``None``
         self._max = max_bytes
         self._bytes = 0
         self._lock = threading.Lock()
@@ -161,7 +162,9 @@ class ResponseCache:
         when new events are among the changes, every other answer that may show events
         (``SHOWS_EVENTS``) but the event lists ``spared`` says show none of them and the
         pages whose lists ``added`` counts events after them (``listed_pages``; judged of
-        the very answer still kept, else retired too). Returns the token for ``put``."""
+        the very answer still kept, else retired too). A ``NewEvents`` judge is asked only of
+        the lists that may show its events (``listing_index``); any other, of every list.
+        Returns the token for ``put``."""
         with self._lock:
             if tags is None:
                 self._clear()
@@ -170,19 +173,26 @@ class ResponseCache:
                     for key in list(self._tagged.get(tag, ())):
                         self._drop(key)
                 if spared is not None:
-                    for listing, keys in list(self._listed.items()):
-                        if listing is None or not spared(listing):
-                            for key in list(keys):
-                                self._owe_or_drop(key, (added or {}).get(key))
+                    asked = (
+                        self._index.may_show(spared)
+                        if isinstance(spared, NewEvents)
+                        else self._index.listings()
+                    )
+                    shown = [None, *(listing for listing in asked if not spared(listing))]
+                    for listing in shown:
+                        for key in list(self._listed.get(listing, ())):
+                            self._owe_or_drop(key, (added or {}).get(key))
             self._epoch += 1
             self._view = generation
             self.cursor = cursor
             return self._epoch
 
-    def event_lists(self) -> list[Listing]:
-        """The parsed queries of the kept event list pages."""
+    def showing(self, new: NewEvents) -> list[Listing]:
+        """The parsed queries of the kept event lists that may show one of ``new``'s events,
+        judged here (in a catch-up's worker thread: ``new`` keeps its verdicts, so that the
+        event loop, where ``caught_up`` applies them, only looks them up)."""
         with self._lock:
-            return [listing for listing in self._listed if listing is not None]
+            return [listing for listing in self._index.may_show(new) if not new(listing)]
 
     def pages_of(self, listings: Iterable[Listing]) -> list[tuple[Hashable, CachedResponse, int]]:
         """The kept pages of these event lists that new events may only add to
@@ -225,6 +235,8 @@ class ResponseCache:
             for tag in value.tags:
                 self._tagged.setdefault(tag, set()).add(key)
             if SHOWS_EVENTS in value.tags:
+                if value.listing is not None and value.listing not in self._listed:
+                    self._index.add(value.listing)
                 self._listed.setdefault(value.listing, set()).add(key)
             self._bytes += len(value.body)
             while self._bytes > self._max:
@@ -248,12 +260,15 @@ class ResponseCache:
             _discard(self._tagged, tag, key)
         if SHOWS_EVENTS in entry.tags:
             _discard(self._listed, entry.listing, key)
+            if entry.listing is not None and entry.listing not in self._listed:
+                self._index.discard(entry.listing)
 
     def _clear(self) -> None:
         self._owed.clear()
         self._entries.clear()
         self._tagged.clear()
         self._listed.clear()
+        self._index.clear()
         self._bytes = 0
 
 

@@ -13,7 +13,7 @@ expected JSON) is treated as depending on everything.
 - ``shows-events``: the answers tagged ``all`` that a new event can change: all but the
   venue, organizer, category and tag lists and by-slug routes (a new event's own rows change
   none of them; the terms whose counts it moves are journaled apart). Of these, a new event
-  keeps the event lists whose filters leave it out (``spared_lists``).
+  keeps the event lists whose filters leave it out (``NewEvents``).
 - ``<kind>:<id>``: a single record's own answer (a term's carries its stored count, which
   the journal reports as an update of the term when it moves).
 - ``embeds:<kind>:<id>``: a single event embedding that venue, organizer, category or tag.
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import date
 from typing import Any
 from urllib.parse import parse_qsl
@@ -41,10 +41,11 @@ __all__ = [
     "MARGIN_DAYS",
     "SHOWS_EVENTS",
     "Listing",
+    "NewEvents",
+    "Shown",
     "change_tags",
     "event_list",
     "read_tags",
-    "spared_lists",
 ]
 
 ALL = "all"
@@ -91,7 +92,7 @@ def read_tags(path: str, body: bytes) -> frozenset[str]:
 
 def change_tags(changes: Iterable[Change], created: Collection[int]) -> frozenset[str] | None:
     """The tags the journal's ``changes`` retire (``None``: everything), leaving out the rows
-    of the events in ``created``, new since the cache's cursor, which ``spared_lists``
+    of the events in ``created``, new since the cache's cursor, which ``NewEvents``
     judges."""
     tags = set()
     for change in changes:
@@ -106,8 +107,9 @@ def change_tags(changes: Iterable[Change], created: Collection[int]) -> frozense
 
 @attrs.frozen(cache_hash=True)
 class Listing:
-    """What ``spared_lists`` reads of an event list's query string, parsed once, when the
-    answer is kept: a catch-up judges every kept list against each new event."""
+    """What ``NewEvents`` reads of an event list's query string, parsed once, when the
+    answer is kept: a catch-up judges the kept lists that may show a new event
+    (``listing_index``) against each of them."""
 
     word: str  # a one-word search this module can judge, lower-cased, or ""
     venues: frozenset[int]
@@ -135,24 +137,38 @@ class Listing:
         )
 
 
-def spared_lists(created: Sequence[Event]) -> Callable[[Listing], bool]:
-    """For events new since the cache's cursor (as stored now), whether an event list with a
-    given query (``Listing``) certainly shows none of them, so its answer is as it was. A
-    list leaves an event out when it is not published (anonymous lists show no other), or a
-    venue, organizer or term filter names none of its links, an absolute window ends days
-    before it starts or starts days after it ends, or a one-word search is in none of its
-    texts (a search matches substrings of the title, excerpt and description, ``queries``).
-    What else the new events changed (their terms' counts) the journal reports apart."""
-    shown = [_Shown.of(event) for event in created if event.status is Status.PUBLISH]
+class NewEvents:
+    """Events new since the cache's cursor (as stored now), as the event lists' filters read
+    them: called with an event list's query (``Listing``), whether that list certainly shows
+    none of them, so its answer is as it was. A list leaves an event out when it is not
+    published (anonymous lists show no other), or a venue, organizer or term filter names none
+    of its links, an absolute window ends days before it starts or starts days after it ends,
+    or a one-word search is in none of its texts (a search matches substrings of the title,
+    excerpt and description, ``queries``). What else the new events changed (their terms'
+    counts) the journal reports apart.
 
-    def spared(listing: Listing) -> bool:
-        return all(event.left_out(listing) for event in shown)
+    Verdicts are kept: a catch-up judges in its worker thread the lists worth asking
+    (``listing_index``), and the event loop, where the cache applies them, only looks them up.
+    """
 
-    return spared
+    def __init__(self, shown: Iterable[Shown]) -> None:
+        self.shown = tuple(shown)
+        self._verdicts: dict[Listing, bool] = {}
+
+    @classmethod
+    def of(cls, created: Sequence[Event]) -> NewEvents:
+        """The new events an anonymous list may show: the published ones."""
+        return cls(Shown.of(event) for event in created if event.status is Status.PUBLISH)
+
+    def __call__(self, listing: Listing) -> bool:
+        found = self._verdicts.get(listing)
+        if found is None:
+            found = self._verdicts[listing] = all(e.left_out(listing) for e in self.shown)
+        return found
 
 
 @attrs.frozen
-class _Shown:
+class Shown:
     """What an event list's filters read of a new event: its UTC days, links and text."""
 
     starts: date
@@ -163,7 +179,7 @@ class _Shown:
     text: str
 
     @classmethod
-    def of(cls, event: Event) -> _Shown:
+    def of(cls, event: Event) -> Shown:
         texts = "\n".join(str(getattr(event, name)) for name in EVENT_SEARCH_FIELDS)
         return cls(
             starts=event.utc_start_date.date(),

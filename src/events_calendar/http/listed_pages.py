@@ -26,7 +26,7 @@ from typing import Any
 
 import attrs
 
-from ..page import Page
+from ..page import Page, page_count
 from ..queries import EventFilter
 from ..records import Event
 from .conditional import validators
@@ -69,7 +69,7 @@ class ListedPage:
             if flt.sort_key(event) <= self.last:
                 return None
             count += 1
-        if count and self.page.page >= self.grown(already).total_pages:
+        if count and self.page.page >= page_count(self.page.total + already, self.page.per_page):
             return None
         return count
 

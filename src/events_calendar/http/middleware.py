@@ -11,11 +11,10 @@ may not keep (their answer moves with the clock) get the same validators, built 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from datetime import date
 from functools import lru_cache
 
-import attrs
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, QueryParams
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -23,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..calendar import Calendar
 from ..records import Event
 from .cache import CachedResponse, ResponseCache, cacheable, revalidatable
-from .cache_tags import ALL, Listing, change_tags, event_list, read_tags, spared_lists
+from .cache_tags import ALL, Listing, NewEvents, change_tags, event_list, read_tags
 from .conditional import not_modified, validators
 from .generations import SharedReads
 from .listed_pages import ListedPage, PageNote
@@ -36,29 +35,9 @@ __all__ = ["CacheAnonymousReads", "HeadAsGet"]
 _CONDITIONS = frozenset({b"if-none-match", b"if-modified-since"})
 #: Kept event list pages that new events only add to, with how many their lists gained.
 _Added = dict[Hashable, tuple[CachedResponse, int]]
-#: A catch-up: the view, the journal cursor, the tags retired, the lists new events spare,
-#: and the pages they only add to (``listed_pages``).
-_CatchUp = tuple[
-    Hashable, int, frozenset[str] | None, Callable[[Listing], bool] | None, _Added | None
-]
-
-
-@attrs.frozen
-class _Judged:
-    """What new events spare, judged once for the event lists kept when it was asked; a
-    list kept since is judged when looked up."""
-
-    judge: Callable[[Listing], bool]
-    verdicts: dict[Listing, bool]
-
-    def spared(self, listing: Listing) -> bool:
-        found = self.verdicts.get(listing)
-        return self.judge(listing) if found is None else found
-
-    @property
-    def shown(self) -> list[Listing]:
-        """The lists judged that may show a new event."""
-        return [listing for listing, spared in self.verdicts.items() if not spared]
+#: A catch-up: the view, the journal cursor, the tags retired, the new events (which judge
+#: the lists they spare), and the pages they only add to (``listed_pages``).
+_CatchUp = tuple[Hashable, int, frozenset[str] | None, NewEvents | None, _Added | None]
 
 
 class HeadAsGet:
@@ -207,7 +186,7 @@ class CacheAnonymousReads:
         backend = self.calendar.backend
         changes = backend.changes(cursor)
         tags: frozenset[str] | None = None
-        spared = None
+        new = None
         created: set[int] = set()
         if changes.records is not None:
             created = {
@@ -219,17 +198,12 @@ class CacheAnonymousReads:
         added = None
         if created:
             created_events = list(backend.get_many(Event, sorted(created)).values())
-            judged = self._judged(spared_lists(created_events))
-            spared = judged.spared
+            new = NewEvents.of(created_events)
             if tags is not None and ALL not in tags:  # else no list stays
-                added = self._added(judged.shown, created_events)
+                # Judged here, in the worker thread: the event loop looks the verdicts up.
+                added = self._added(self.cache.showing(new), created_events)
         view = generation if backend.generation() == generation else object()
-        return view, changes.cursor, tags, spared, added
-
-    def _judged(self, spared: Callable[[Listing], bool]) -> _Judged:
-        """``spared``, judged here (in the catch-up's worker thread) for every kept event
-        list, so that the event loop, where the cache applies it, only looks the answers up."""
-        return _Judged(spared, {listing: spared(listing) for listing in self.cache.event_lists()})
+        return view, changes.cursor, tags, new, added
 
     def _added(self, shown: list[Listing], created: list[Event]) -> _Added:
         """The kept pages of the event lists ``shown`` that new events leave as they were
