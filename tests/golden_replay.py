@@ -28,20 +28,17 @@ import importlib.util
 import io
 import json
 import re
-import socket
 import sys
 import tempfile
-import threading
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
 import attrs
-import uvicorn
 
 import events_calendar as ec
+import loopback
 from events_calendar.http import create_app
 
 __all__ = [
@@ -149,30 +146,10 @@ def serving(database: Path, clock: NoonClock) -> Iterator[tuple[str, str]]:
     calendar = ec.connect(f"sqlite:///{database}", clock=clock)
     calendar.users.create("admin", role="administrator")
     password = calendar.users.issue_password("admin")
-    config = uvicorn.Config(
-        create_app(calendar),
-        log_level="warning",
-        access_log=False,
-        lifespan="off",
-        ws="none",
-    )
-    server = uvicorn.Server(config)
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
     try:
-        deadline = time.monotonic() + 10
-        while not server.started:
-            if not thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the app did not start serving within 10 seconds")
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{port}/wp-json/tribe/events/v1", password
+        with loopback.serving(create_app(calendar), ws="none") as port:
+            yield f"http://127.0.0.1:{port}/wp-json/tribe/events/v1", password
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        listener.close()
         calendar.close()
 
 

@@ -27,22 +27,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 import events_calendar as ec
 from events_calendar.http import create_app
 from events_calendar.http.limits import HttpLimits
 from events_calendar.http.throttle import SignInLimits
 from events_calendar.sample import seed_sample
+from loopback import serving
 
 pytest.importorskip("schemathesis")
 
@@ -64,25 +61,10 @@ def served(database: Path) -> Iterator[tuple[str, str]]:
     # ``bench/schemathesis.md`` serves it.
     unthrottled = SignInLimits(per_address=1_000_000, per_login=1_000_000)
     app = create_app(calendar, limits=HttpLimits(sign_ins=unthrottled))
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
-    )
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
     try:
-        deadline = time.monotonic() + 10
-        while not server.started:
-            assert thread.is_alive(), "the app stopped before serving"
-            assert time.monotonic() < deadline, "the app did not start within 10 seconds"
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{port}/wp-json/tribe/events/v1", password
+        with serving(app) as port:
+            yield f"http://127.0.0.1:{port}/wp-json/tribe/events/v1", password
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        listener.close()
         calendar.close()
 
 

@@ -99,6 +99,7 @@ def _serve(args: argparse.Namespace) -> None:
         import uvicorn
 
         from .http import server
+        from .http.protocol import SingleWriteProtocol
     except ImportError:
         raise _Fail(
             "the HTTP server needs the 'http' extra: pip install 'events-calendar[http]'"
@@ -118,6 +119,7 @@ def _serve(args: argparse.Namespace) -> None:
         host=args.host,
         port=args.port,
         workers=args.workers,
+        http=SingleWriteProtocol,  # each answer in one write to the socket
         log_level="warning",
         access_log=False,
     )

@@ -1,0 +1,217 @@
+"""``http.protocol``: what is written in one turn of the event loop leaves in one write, and
+uvicorn serving through it answers byte for byte as the app does (pipelined requests, HEAD,
+a large body, a connection the client closes)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+import events_calendar as ec
+from events_calendar.cli import main as cli_main
+from events_calendar.http import create_app
+from events_calendar.http.protocol import SEND_AT_BYTES, GatheringTransport, SingleWriteProtocol
+from events_calendar.sample import seed_sample
+from loopback import serving
+
+API = "/wp-json/tribe/events/v1"
+
+
+class Recorder(asyncio.Transport):
+    """A transport that records what reaches it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, Any]] = []
+        self.closing = False
+
+    def write(self, data: Any) -> None:
+        self.calls.append(("write", bytes(data)))
+
+    def close(self) -> None:
+        self.calls.append(("close", None))
+        self.closing = True
+
+    def abort(self) -> None:
+        self.calls.append(("abort", None))
+        self.closing = True
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def pause_reading(self) -> None:
+        self.calls.append(("pause_reading", None))
+
+    def get_write_buffer_size(self) -> int:
+        return 7
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 1)}.get(name, default)
+
+
+def in_a_loop(body: Any) -> list[tuple[str, Any]]:
+    """Run ``body(transport)`` (a coroutine function) on a fresh loop; the recorded calls."""
+    recorder = Recorder()
+
+    async def go() -> None:
+        await body(GatheringTransport(recorder, asyncio.get_running_loop()))
+
+    asyncio.run(go())
+    return recorder.calls
+
+
+def test_writes_of_one_turn_leave_in_one_write_at_its_end() -> None:
+    seen: list[list[tuple[str, Any]]] = []
+
+    async def body(transport: GatheringTransport) -> None:
+        recorder = transport._transport
+        assert isinstance(recorder, Recorder)
+        transport.write(b"HTTP/1.1 200 OK\r\n\r\n")
+        transport.write(b"")
+        transport.write(memoryview(b"body"))
+        seen.append(list(recorder.calls))  # nothing sent within the turn
+        assert 30 == transport.get_write_buffer_size()  # 7 in the socket's buffer, 23 kept
+        await asyncio.sleep(0)
+        transport.writelines([b"next", b" turn"])
+        await asyncio.sleep(0)
+
+    calls = in_a_loop(body)
+    assert [[], [("write", b"HTTP/1.1 200 OK\r\n\r\nbody"), ("write", b"next turn")]] == [
+        *seen,
+        calls,
+    ]
+
+
+def test_a_large_write_is_sent_at_once() -> None:
+    big = b"x" * SEND_AT_BYTES
+    seen: list[int] = []
+
+    async def body(transport: GatheringTransport) -> None:
+        transport.write(b"head")
+        transport.write(big)
+        recorder = transport._transport
+        assert isinstance(recorder, Recorder)
+        seen.append(len(recorder.calls))
+        transport.write(b"tail")
+
+    calls = in_a_loop(body)
+    assert ([1], [("write", b"head" + big), ("write", b"tail")]) == (seen, calls)
+
+
+def test_closing_sends_what_is_kept_first_and_an_abort_drops_it() -> None:
+    async def closed(transport: GatheringTransport) -> None:
+        transport.write(b"last words")
+        transport.close()
+        await asyncio.sleep(0)
+
+    async def aborted(transport: GatheringTransport) -> None:
+        transport.write(b"lost")
+        transport.abort()
+        await asyncio.sleep(0)
+
+    assert [("write", b"last words"), ("close", None)] == in_a_loop(closed)
+    assert [("abort", None)] == in_a_loop(aborted)
+
+
+def test_nothing_is_written_to_a_closing_transport_and_the_rest_passes_through() -> None:
+    async def body(transport: GatheringTransport) -> None:
+        recorder = transport._transport
+        assert isinstance(recorder, Recorder)
+        transport.write(b"too late")
+        recorder.closing = True
+        await asyncio.sleep(0)
+        transport.pause_reading()
+        assert transport.is_closing()
+        assert ("127.0.0.1", 1) == transport.get_extra_info("peername")
+
+    assert [("pause_reading", None)] == in_a_loop(body)
+
+
+def read_answers(
+    sock: socket.socket, methods: list[str]
+) -> list[tuple[bytes, dict[str, str], bytes]]:
+    """The HTTP/1.1 answers to requests of ``methods`` read off ``sock``: status line,
+    headers, body (none for a HEAD)."""
+    data: bytes = b""
+    answers: list[tuple[bytes, dict[str, str], bytes]] = []
+    while len(answers) < len(methods):
+        head_end = data.find(b"\r\n\r\n")
+        if head_end >= 0:
+            status, *lines = data[:head_end].decode("latin-1").split("\r\n")
+            headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines)}
+            head = methods[len(answers)] == "HEAD"
+            size = 0 if head else int(headers.get("content-length", "0"))
+            if status.startswith("HTTP/1.1") and len(data) >= head_end + 4 + size:
+                body = data[head_end + 4 : head_end + 4 + size]
+                answers.append((status.encode(), headers, body))
+                data = data[head_end + 4 + size :]
+                continue
+        chunk = sock.recv(65536)
+        assert chunk, f"the connection closed after {len(answers)} answers"
+        data += chunk
+    return answers
+
+
+@pytest.fixture(scope="module")
+def calendar() -> Iterator[ec.Calendar]:
+    cal = ec.connect("memory://")
+    seed_sample(cal)
+    yield cal
+    cal.close()
+
+
+def test_pipelined_requests_are_answered_as_the_app_answers_them(calendar: ec.Calendar) -> None:
+    """Three requests sent at once on one connection (a list of 50 events, a HEAD, a single
+    event): the answers come back in order, each with the body the app gives in process."""
+    app = create_app(calendar)
+    first = calendar.events.list(per_page=1).items[0].id
+    paths = [f"{API}/events?per_page=50", f"{API}/events/{first}", f"{API}/events/{first}"]
+
+    async def in_process(host: str) -> list[bytes]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=f"http://{host}") as c:
+            return [(await c.get(path)).content for path in paths]
+
+    served = serving(app, http=SingleWriteProtocol, ws="none")
+    with served as port, socket.create_connection(("127.0.0.1", port)) as sock:
+        host = f"127.0.0.1:{port}"
+        expected = asyncio.run(in_process(host))
+        methods = ["GET", "HEAD", "GET"]
+        sock.sendall(
+            b"".join(
+                f"{method} {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
+                for method, path in zip(methods, paths, strict=True)
+            )
+        )
+        answers = read_answers(sock, methods)
+    statuses = [status.split(b" ")[1] for status, _, _ in answers]
+    assert [b"200", b"200", b"200"] == statuses
+    assert [expected[0], b"", expected[2]] == [body for _, _, body in answers]
+    assert str(len(expected[1])) == answers[1][1]["content-length"]  # HEAD: the GET's length
+    assert len(expected[0]) > 20_000  # the list's body is a large one
+
+
+def test_a_client_gone_before_its_answer_leaves_the_server_serving(
+    calendar: ec.Calendar,
+) -> None:
+    app = create_app(calendar)
+    with serving(app, http=SingleWriteProtocol, ws="none") as port:
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", port)) as sock:
+                sock.sendall(f"GET {API}/events?per_page=50 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        answered = httpx.get(f"http://127.0.0.1:{port}{API}/events", timeout=10)
+    assert 200 == answered.status_code
+
+
+def test_serve_runs_uvicorn_with_the_single_write_protocol(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr("uvicorn.run", lambda *args, **kwargs: ran.update(kwargs))
+    assert 0 == cli_main(["serve", "--db", f"sqlite:///{tmp_path}/x.db", "--port", "8799"])
+    assert SingleWriteProtocol is ran["http"]
