@@ -189,10 +189,11 @@ class ResponseCache:
 
     def showing(self, new: NewEvents) -> list[Listing]:
         """The parsed queries of the kept event lists that may show one of ``new``'s events,
-        judged here (in a catch-up's worker thread: ``new`` keeps its verdicts, so that the
-        event loop, where ``caught_up`` applies them, only looks them up)."""
+        judged here (in a catch-up's worker thread, outside the lock the event loop's reads
+        take: ``new`` keeps its verdicts, so that ``caught_up`` only looks them up)."""
         with self._lock:
-            return [listing for listing in self._index.may_show(new) if not new(listing)]
+            asked = self._index.may_show(new)
+        return [listing for listing in asked if not new(listing)]
 
     def pages_of(self, listings: Iterable[Listing]) -> list[tuple[Hashable, CachedResponse, int]]:
         """The kept pages of these event lists that new events may only add to
