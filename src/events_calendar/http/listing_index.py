@@ -25,12 +25,12 @@ from typing import Any
 
 from .cache_tags import MARGIN_DAYS, Listing, NewEvents
 
+__all__ = ["EVENT_MONTHS", "WINDOW_MONTHS", "ListingIndex"]
+
 #: A window spanning more months than this is filed with the unbounded ones.
 WINDOW_MONTHS = 3
 #: A new event spanning more months than this is looked for in every window.
 EVENT_MONTHS = 24
-
-__all__ = ["ListingIndex"]
 
 _Files = dict[Any, set[Listing]]
 
