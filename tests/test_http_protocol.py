@@ -5,7 +5,9 @@ a large body, a connection the client closes)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
+import struct
 from collections.abc import Iterator
 from typing import Any
 
@@ -157,6 +159,17 @@ def read_answers(
     return answers
 
 
+def in_process(app: Any, host: str, paths: list[str]) -> list[bytes]:
+    """The bodies the app answers in process to GETs of ``paths`` sent to ``host``."""
+
+    async def go() -> list[bytes]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=f"http://{host}") as c:
+            return [(await c.get(path)).content for path in paths]
+
+    return asyncio.run(go())
+
+
 @pytest.fixture(scope="module")
 def calendar() -> Iterator[ec.Calendar]:
     cal = ec.connect("memory://")
@@ -172,15 +185,10 @@ def test_pipelined_requests_are_answered_as_the_app_answers_them(calendar: ec.Ca
     first = calendar.events.list(per_page=1).items[0].id
     paths = [f"{API}/events?per_page=50", f"{API}/events/{first}", f"{API}/events/{first}"]
 
-    async def in_process(host: str) -> list[bytes]:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url=f"http://{host}") as c:
-            return [(await c.get(path)).content for path in paths]
-
     served = serving(app, http=SingleWriteProtocol, ws="none")
     with served as port, socket.create_connection(("127.0.0.1", port)) as sock:
         host = f"127.0.0.1:{port}"
-        expected = asyncio.run(in_process(host))
+        expected = in_process(app, host, paths)
         methods = ["GET", "HEAD", "GET"]
         sock.sendall(
             b"".join(
@@ -197,15 +205,26 @@ def test_pipelined_requests_are_answered_as_the_app_answers_them(calendar: ec.Ca
 
 
 def test_a_client_gone_before_its_answer_leaves_the_server_serving(
-    calendar: ec.Calendar,
+    calendar: ec.Calendar, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Clients that close or reset their connection right after asking for a large list: the
+    server logs no error for the answers it can no longer send, and answers the next client in
+    full."""
     app = create_app(calendar)
-    with serving(app, http=SingleWriteProtocol, ws="none") as port:
-        for _ in range(3):
+    path = f"{API}/events?per_page=50"
+    # No log_config: uvicorn's loggers then reach the root logger, where caplog listens.
+    served = serving(app, http=SingleWriteProtocol, ws="none", log_config=None)
+    with caplog.at_level(logging.WARNING), served as port:
+        for reset in [False, True] * 3:
             with socket.create_connection(("127.0.0.1", port)) as sock:
-                sock.sendall(f"GET {API}/events?per_page=50 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        answered = httpx.get(f"http://127.0.0.1:{port}{API}/events", timeout=10)
-    assert 200 == answered.status_code
+                if reset:  # SO_LINGER with a zero timeout: close() resets the connection
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        answered = httpx.get(f"http://127.0.0.1:{port}{path}", timeout=10)
+        expected = in_process(app, f"127.0.0.1:{port}", [path])
+    assert (200, expected[0]) == (answered.status_code, answered.content)
+    assert len(expected[0]) > 20_000  # a large answer, as in the pipelined test
+    assert [] == [record.getMessage() for record in caplog.records]
 
 
 def test_serve_runs_uvicorn_with_the_single_write_protocol(
