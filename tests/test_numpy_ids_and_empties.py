@@ -192,3 +192,30 @@ def test_none_for_a_required_field_on_update_stays_invalid(cal: ec.Calendar) -> 
     with pytest.raises(InvalidParameter) as caught:
         cal.events.update(event.id, title=None)
     assert ["title"] == list(caught.value.fields)
+
+
+# -- iteration's own arguments -----------------------------------------------------------------
+
+
+def test_iter_takes_a_numpy_batch_size_and_progress(
+    cal: ec.Calendar, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``batch_size=np.int64(1)`` reads one event a batch; ``progress=np.bool_(True)`` draws
+    the bar ``True`` draws, ``np.bool_(False)`` none."""
+    made = [_event(cal, f"E{n}").id for n in range(3)]
+    done: list[int] = []
+    every = cal.events.iter(
+        batch_size=np.int64(1), progress=lambda d, _: done.append(d), **WHOLE_YEAR
+    )
+    assert (made, [1, 2, 3]) == ([e.id for e in every], done)
+    quiet = [e.id for e in cal.events.iter(progress=np.bool_(False), **WHOLE_YEAR)]
+    assert (made, "") == (quiet, capsys.readouterr().err)
+    shown = [e.id for e in cal.events.iter(progress=np.bool_(True), **WHOLE_YEAR)]
+    assert (made, True) == (shown, "3.00 events" in capsys.readouterr().err)
+
+
+def test_a_progress_that_is_no_flag_and_no_callable_is_invalid(cal: ec.Calendar) -> None:
+    """``progress="yes"`` is refused when ``iter`` is called, with the field named."""
+    with pytest.raises(InvalidParameter) as caught:
+        cal.events.iter(progress="yes")  # type: ignore[arg-type]
+    assert ["progress"] == list(caught.value.fields)

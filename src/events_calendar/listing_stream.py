@@ -20,9 +20,9 @@ from typing import Any, Protocol, TypeVar, cast
 
 import attrs
 
-from .coerce import plain_query
+from .coerce import plain, plain_query
 from .errors import InvalidParameter
-from .progress import ProgressArg, tracking
+from .progress import ProgressArg, read_progress, tracking
 
 __all__ = ["ITER_BATCH", "Cursor", "keyset_batches", "whole_query"]
 
@@ -52,9 +52,10 @@ def whole_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, para
     """The list query ``iter`` runs: a query object or a mapping of parameters, and keywords
     (which win over both).
 
-    ``page`` and ``per_page`` are refused as keywords: iteration returns every page.
+    ``page`` and ``per_page`` are refused, as keywords, in the mapping, or set on the query
+    object: iteration returns every page, and a page asked for would be silently ignored.
     """
-    paged = sorted({"page", "per_page"} & set(params))
+    paged = sorted(_PAGING & {*params, *_paging_given(query)})
     if paged:
         raise InvalidParameter(
             dict.fromkeys(paged, "iter() returns every page; leave page and per_page out")
@@ -66,6 +67,22 @@ def whole_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, para
     else:
         whole = attrs.evolve(query, **params) if params else query  # type: ignore[misc]
     return cast(Q, plain_query(cast(Any, whole)))  # numpy and pandas values, as list() reads
+
+
+#: The list parameters that name one page: what ``iter`` refuses.
+_PAGING = frozenset({"page", "per_page"})
+
+
+def _paging_given(query: object) -> set[str]:
+    """The paging parameters a mapping or a query object gives (a query object's defaults
+    name no page)."""
+    if query is None:
+        return set()
+    if isinstance(query, Mapping):
+        return {name for name in _PAGING if name in query}
+    fields = attrs.fields(cast(Any, type(query)))
+    defaults = {f.name: f.default for f in fields if f.name in _PAGING}
+    return {name for name, default in defaults.items() if getattr(query, name) != default}
 
 
 def keyset_batches(
@@ -87,9 +104,11 @@ def keyset_batches(
     caller counted the matches, is what the progress bar counts to. The size is checked
     now; the batches are read as they are asked for.
     """
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+    count = plain(size)  # a numpy integer as the int it holds
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise InvalidParameter.one("batch_size", "send a positive whole number of records")
-    first = attrs.evolve(flt, offset=0, limit=size, after=start)  # type: ignore[misc]
+    progress = read_progress(progress)  # checked now, as the filters are
+    first = attrs.evolve(flt, offset=0, limit=count, after=start)  # type: ignore[misc]
     return _batches(fetch, first, key, progress=progress, unit=unit, total=total)
 
 

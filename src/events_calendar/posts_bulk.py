@@ -9,8 +9,9 @@ Everything happens in one transaction, in two phases: every record is read (in b
 ``get_many``) and checked (it exists, the caller may edit it, the change is valid for it)
 before the first write; then the changed records are written in batches with the storage's
 ``replace_many``. An error names the offending record by its position and id: the field
-``ids[3]`` (or ``ids[3].end_date``) is the fourth id given (or the fourth match of the filter),
-and the message says its id. Nothing is changed then.
+``ids[3]`` (or ``ids[3].end_date``) is the fourth id given (or the fourth match of the filter;
+an id given twice is named by its first place), and the message says its id. Nothing is changed
+then.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .validation import read_id, read_input
 if TYPE_CHECKING:
     from .posts import PostCollection
 
-__all__ = ["BULK_BATCH", "delete_many", "loaded", "target_ids", "update_many"]
+__all__ = ["BULK_BATCH", "Target", "delete_many", "loaded", "target_ids", "update_many"]
 
 #: Records read and written per batch of a bulk change.
 BULK_BATCH = 1000
@@ -44,6 +45,9 @@ _LINK_FIELDS = frozenset({"venue", "organizer", "categories", "tags"})
 
 P = TypeVar("P", Event, Venue, Organizer)
 T = TypeVar("T")
+#: A record a bulk change acts on: its position among the ids given (or the filter's
+#: matches), and its id.
+Target = tuple[int, int]
 
 
 def _batches(items: Sequence[T], size: int = BULK_BATCH) -> Iterator[tuple[int, Sequence[T]]]:
@@ -52,8 +56,10 @@ def _batches(items: Sequence[T], size: int = BULK_BATCH) -> Iterator[tuple[int, 
         yield at, items[at : at + size]
 
 
-def target_ids(collection: Any, target: object) -> list[int]:
-    """The ids a bulk change acts on, in the order given (a filter: in list order), once each.
+def target_ids(collection: Any, target: object) -> list[Target]:
+    """The ids a bulk change acts on, in the order given (a filter: in list order), once each,
+    each with its position among the ids given (the first, for an id given twice): what an
+    error names it by.
 
     ``collection`` is any collection with ``iter`` (posts, and terms for ``delete_many``).
 
@@ -65,27 +71,27 @@ def target_ids(collection: Any, target: object) -> list[int]:
     """
     if isinstance(target, Mapping) or attrs.has(type(target)):
         lister: Any = collection  # every post collection has ``iter`` (events, linked)
-        return [record.id for record in lister.iter(target)]
+        return list(enumerate(record.id for record in lister.iter(target)))
     if isinstance(target, str | bytes) or not isinstance(target, Iterable):
         raise InvalidParameter.one(
             "ids", "send an iterable of ids or a mapping of filters (for one record, update())"
         )
-    ids: list[int] = []
+    first: dict[int, int] = {}  # id -> its first position
     for number, item in enumerate(target):
         record_id = read_id(item, field=f"ids[{number}]")
         if not 0 < record_id <= MAX_INT:
             raise InvalidParameter.one(f"ids[{number}]", f"send a positive id, not {record_id}")
-        ids.append(record_id)
-    return list(dict.fromkeys(ids))
+        first.setdefault(record_id, number)
+    return [(number, record_id) for record_id, number in first.items()]
 
 
-def loaded(collection: Any, ids: Sequence[int]) -> Iterator[tuple[int, Any]]:
-    """``(position, record)`` for every id, read in batches; an unknown id is ``NotFound``
-    naming its position and id."""
+def loaded(collection: Any, targets: Sequence[Target]) -> Iterator[tuple[int, Any]]:
+    """``(position, record)`` for every target, read in batches; an unknown id is
+    ``NotFound`` naming its position and id."""
     kind = collection.kind
-    for at, batch in _batches(ids):
-        found = collection._ctx.backend.get_many(collection._cls, batch)
-        for number, record_id in enumerate(batch, start=at):
+    for _, batch in _batches(targets):
+        found = collection._ctx.backend.get_many(collection._cls, [i for _, i in batch])
+        for number, record_id in batch:
             record = found.get(record_id)
             if record is None:
                 raise NotFound(
@@ -119,10 +125,10 @@ def update_many(
         )
     read_input(collection._cls, changes, ctx, creating=False)  # bad changes: refused up front
     with ctx.backend.transaction():
-        ids = target_ids(collection, target)
+        targets = target_ids(collection, target)
         cleaned: dict[tzinfo, dict[str, Any]] = {}
         plans: list[tuple[P, dict[str, Any]]] = []
-        for number, current in loaded(collection, ids):  # phase 1: read and check, no writes
+        for number, current in loaded(collection, targets):  # phase 1: read and check, no writes
             zone = collection._zone_of(current)
             if zone not in cleaned:
                 cleaned[zone] = read_input(collection._cls, changes, ctx, creating=False, zone=zone)
@@ -166,9 +172,9 @@ def delete_many(
     ctx, kind = collection._ctx, collection.kind
     backend = ctx.backend
     with backend.transaction():
-        ids = target_ids(collection, target)
+        targets = target_ids(collection, target)
         found: list[P] = []
-        for number, current in loaded(collection, ids):  # every record checked first
+        for number, current in loaded(collection, targets):  # every record checked first
             _check_editable(collection, number, current, "delete")
             if not force and current.status == Status.TRASH:
                 raise InTrash(

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
-__all__ = ["Advance", "Progress", "ProgressArg", "tracking"]
+from .coerce import plain
+from .errors import InvalidParameter
+
+__all__ = ["Advance", "Progress", "ProgressArg", "read_progress", "tracking"]
 
 #: Called with (items done so far, items in all or ``None``).
 Progress = Callable[[int, "int | None"], None]
@@ -34,6 +37,19 @@ def _silent(done: int) -> None:
     """The advance of an operation nobody watches."""
 
 
+def read_progress(progress: object) -> ProgressArg:
+    """A ``progress=`` argument as ``tracking`` takes it: a numpy boolean (or ``NaN``, which
+    means none) as the Python value it stands for; anything else that is neither a boolean,
+    ``None`` nor a callable is ``InvalidParameter``."""
+    if not callable(progress):
+        progress = plain(progress)
+    if progress is None or isinstance(progress, bool) or callable(progress):
+        return cast(ProgressArg, progress)
+    raise InvalidParameter.one(
+        "progress", "send True (a bar), False or None (nothing shown), or a callable"
+    )
+
+
 @contextmanager
 def tracking(
     progress: ProgressArg, *, total: int | None, unit: str, file: TextIO | None = None
@@ -44,6 +60,7 @@ def tracking(
     leave a half-drawn bar behind in a notebook. ``file`` is where a text bar is drawn
     (standard error when ``None``, as tqdm does).
     """
+    progress = read_progress(progress)
     if progress is None or progress is False:
         yield _silent
         return

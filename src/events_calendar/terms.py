@@ -221,9 +221,10 @@ class TermCollection(Generic[T]):
         ctx = self._ctx
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
         with ctx.backend.transaction():
-            ids = posts_bulk.target_ids(self, ids_or_filters)
-            for _ in posts_bulk.loaded(self, ids):  # every id known before the first removal
+            targets = posts_bulk.target_ids(self, ids_or_filters)
+            for _ in posts_bulk.loaded(self, targets):  # every id known before the first removal
                 pass
+            ids = [term_id for _, term_id in targets]
             with tracking(progress, total=len(ids), unit=plural(self.kind)) as advance:
                 for done, term_id in enumerate(ids, start=1):
                     self.delete(term_id)
@@ -239,13 +240,19 @@ class TermCollection(Generic[T]):
 
     def resolve(self, keys: Iterable[str]) -> dict[str, int]:
         """The term id for each slug or name, creating the missing ones (inside the caller's
-        transaction): two storage queries for any number of keys, plus one insert each for
-        the new ones."""
+        transaction): two storage queries for any number of keys, plus an insert (and after
+        the first, a lookup) for each new one."""
         keys = list(dict.fromkeys(keys))
-        found = term_ids(self._ctx.backend, self.kind, keys)
+        backend = self._ctx.backend
+        found = term_ids(backend, self.kind, keys)
+        created = False
         for key in keys:
             if key not in found:
-                found[key] = self._insert({"name": key}).id
+                # A name given twice in two cases ("Jazz", then "jazz") names the term made
+                # for the first, as it would had that one been stored before.
+                again = term_ids(backend, self.kind, [key]) if created else {}
+                found[key] = again[key] if key in again else self._insert({"name": key}).id
+                created = True
         return found
 
     def _refuse_duplicate(self, name: str, parent: int, own_id: int | None) -> None:

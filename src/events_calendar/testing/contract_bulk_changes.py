@@ -65,6 +65,24 @@ class BulkChangesContract(ContractBase):
             cal.events.update_many([three[0].id, 999999], featured=True)
         assert (["ids[1]"], before) == (list(caught.value.fields), snapshot(cal))
 
+    def test_an_id_given_twice_leaves_the_positions_of_the_others_as_given(
+        self, cal: ec.Calendar, three: list[ec.Event]
+    ) -> None:
+        """Positions count in the ids as given, repeats included: an unknown id after a
+        repeated one, or an event a change cannot take, is named where it was given."""
+        first, last = three[0].id, three[2].id
+        with pytest.raises(NotFound, match=r"\(ids\[2\]\)") as unknown:
+            cal.events.update_many([first, first, 999999], featured=True)
+        with pytest.raises(InvalidParameter) as bad:
+            cal.events.update_many([first, first, last], end_date="2027-03-02 23:00:00")
+        with pytest.raises(NotFound) as gone:
+            cal.events.delete_many([last, last, last, 999999])
+        assert (["ids[2]"], ["ids[2].end_date"], ["ids[3]"]) == (
+            list(unknown.value.fields),
+            list(bad.value.fields),
+            list(gone.value.fields),
+        )
+
     def test_update_many_checks_every_event_before_writing(
         self, cal: ec.Calendar, three: list[ec.Event]
     ) -> None:

@@ -141,6 +141,20 @@ class IterContract(ContractBase):
             cal.events.iter(per_page=5)
         assert ["per_page"] == list(caught.value.fields)
 
+    def test_iter_refuses_paging_in_a_mapping_or_a_query(self, cal: ec.Calendar) -> None:
+        """A page asked for in the mapping or on the query object would be silently
+        ignored: refused the same way; a query object's defaults ask for no page."""
+        with pytest.raises(InvalidParameter) as in_mapping:
+            cal.events.iter({"page": 2, "per_page": 1})
+        with pytest.raises(InvalidParameter) as on_query:
+            cal.venues.iter(ec.LinkedQuery(page=2))
+        make_event(cal, "E")
+        assert (["page", "per_page"], ["page"], ["E"]) == (
+            list(in_mapping.value.fields),
+            list(on_query.value.fields),
+            [e.title for e in cal.events.iter(ec.EventQuery())],
+        )
+
     def test_iter_checks_filters_before_the_first_record(self, cal: ec.Calendar) -> None:
         """A bad filter is refused when ``iter`` is called, not when it is first read."""
         with pytest.raises(InvalidParameter, match="featured"):
