@@ -169,6 +169,70 @@ def test_exported_frame_reimports_unchanged(cal: ec.Calendar, gala: ec.Event) ->
     assert (["unchanged"], gala) == ([r.outcome for r in report.rows], cal.events.get(gala.id))
 
 
+def test_a_row_that_gives_the_stored_values_in_other_forms_is_unchanged(
+    cal: ec.Calendar,
+) -> None:
+    """Wall-clock text for the dates, the venue by id, a cost as a number and a category
+    in another case are the values the event holds: the row is unchanged, twice over."""
+    hall = cal.venues.create(venue="Town Hall")
+    season = pd.DataFrame(
+        {
+            "title": ["Jazz brunch"],
+            "start_date": ["2027-06-06 11:00"],
+            "end_date": [pd.Timestamp("2027-06-06 14:00")],
+            "venue": [hall.id],
+            "cost": [5],
+            "categories": [["Jazz"]],
+        }
+    )
+    cal.events.from_dataframe(season)
+    stored = cal.events.list(start_date="2027-01-01").items[0]
+    season.loc[0, "categories"] = ["JAZZ"]  # type: ignore[call-overload]
+    again = cal.events.from_dataframe(season, key="title", on_conflict="update")
+    assert (["unchanged"], stored) == (
+        [r.outcome for r in again.rows],
+        cal.events.get(stored.id),
+    )
+
+
+def test_an_event_with_two_venues_keeps_both_through_a_frame(cal: ec.Calendar) -> None:
+    """The frame shows an event's first venue; read back, that venue leaves both in place,
+    while a ``venue`` column of ids sets them all."""
+    first, second = (cal.venues.create(venue=name).id for name in ("Hall", "Annex"))
+    event = cal.events.create(
+        title="Two rooms",
+        start_date="2027-07-01 10:00",
+        end_date="2027-07-01 11:00",
+        venue=[first, second],
+    )
+    frame = cal.events.to_dataframe()
+    kept = cal.events.from_dataframe(frame, key="id", on_conflict="update")
+    both = cal.events.get(event.id).venue
+    frame["venue"] = [[second]]
+    moved = cal.events.from_dataframe(frame, key="id", on_conflict="update")
+    assert (["unchanged"], (first, second), ["updated"], (second,)) == (
+        [r.outcome for r in kept.rows],
+        both,
+        [r.outcome for r in moved.rows],
+        cal.events.get(event.id).venue,
+    )
+
+
+def test_a_website_never_set_is_exported_missing_and_stays_unset(cal: ec.Calendar) -> None:
+    """An event without a website (the REST API shows its permalink there) exports
+    ``<NA>``, not ``""`` (a cleared website), and a round trip leaves it unset."""
+    event = cal.events.create(
+        title="Plain", start_date="2027-05-02 19:00", end_date="2027-05-02 23:00"
+    )
+    frame = cal.events.to_dataframe()
+    report = cal.events.from_dataframe(frame, key="id", on_conflict="update")
+    assert (True, ["unchanged"], None) == (
+        bool(pd.isna(frame.loc[0, "website"])),
+        [r.outcome for r in report.rows],
+        cal.events.get(event.id).website,
+    )
+
+
 def test_from_dataframe_updates_a_changed_row(cal: ec.Calendar, gala: ec.Event) -> None:
     """A row whose values differ updates its event."""
     frame = cal.events.to_dataframe()

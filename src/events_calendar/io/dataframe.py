@@ -3,8 +3,9 @@
 ``to_dataframe`` streams a list query (``iter``) into typed columns: instants as UTC
 ``datetime64[ns, UTC]`` (an event's own zone in ``timezone``), flags as ``bool``, text as
 ``string``, an event's categories and tags as lists of names, its venue as ``venue_id`` and
-``venue_name``, its organizers as ``organizer_ids`` and ``organizer_names``. Secrets (an
-event's password) are never exported.
+``venue_name`` (the first, for the rare event with several: read back, a ``venue_id`` that is
+an event's first venue leaves all its venues as they are), its organizers as
+``organizer_ids`` and ``organizer_names``. Secrets (an event's password) are never exported.
 
 ``from_dataframe`` reads such a frame back (or any frame whose columns are ``create`` fields):
 row by row, creating or updating, and reports what happened to each row. A cell that is
@@ -113,7 +114,7 @@ def _event_row(event: Event, related: Any) -> dict[str, Any]:
     row = dict(zip(_EVENT_FIELDS, _event_fields(event), strict=True))
     row.update(
         status=event.status.value,
-        website=event.website or "",
+        website=event.website,  # never set (None: <NA>) is not set to "" (cleared)
         venue_id=venues[0].id if venues else None,
         venue_name=venues[0].name if venues else None,
         organizer_ids=[o.id for o in organizers],
@@ -215,17 +216,13 @@ def is_dataframe(value: object) -> TypeGuard[pd.DataFrame]:
 
 
 def _cell(value: Any) -> Any:
-    """A cell as a Python value; ``_MISSING`` for ``None``, ``NaN`` and ``NaT``."""
+    """A cell as a Python value (``coerce.plain``); ``_MISSING`` for ``None``, ``NaN``,
+    ``pd.NA`` and ``NaT``, which a list cell leaves out."""
+    value = plain(value)
     if value is None:
         return _MISSING
-    if hasattr(value, "to_pydatetime"):  # pd.Timestamp (NaT included)
-        return _MISSING if value != value else value.to_pydatetime()
-    if hasattr(value, "tolist") and not isinstance(value, str):  # numpy arrays and scalars
-        value = value.tolist()
-    if isinstance(value, float) and value != value:
-        return _MISSING
     if isinstance(value, list | tuple):
-        return [_cell(item) for item in value if _cell(item) is not _MISSING]
+        return [item for item in map(_cell, value) if item is not _MISSING]
     return value
 
 
@@ -240,6 +237,8 @@ def _fields(kind: str, row: Mapping[Any, Any]) -> dict[str, Any]:
         return {n: v for n, v in fields.items() if n not in ("date_utc", "modified_utc")}
     for attr, names in (("venue", "venue_name"), ("organizer", "organizer_names")):
         ids = fields.pop(f"{attr}_id" if attr == "venue" else "organizer_ids", _MISSING)
+        if attr in fields:  # a column of the field itself says it all
+            continue
         if ids is not _MISSING:
             fields[attr] = ids if isinstance(ids, list) else [ids]
         elif cells.get(names, _MISSING) is not _MISSING:
@@ -440,22 +439,6 @@ class _Keyed:
             self.ids.setdefault(self.values[position], []).append(record_id)
 
 
-def _same(collection: Any, current: Any, fields: Mapping[str, Any]) -> bool:
-    """Whether the record already holds every value the row gives (in exported form)."""
-    if collection.kind == "event":
-        shown = _event_row(current, collection.related([current]))
-        shown["venue"], shown["organizer"] = list(current.venue), shown["organizer_ids"]
-    else:
-        shown = {k: _plain(v) for k, v in attrs.asdict(current).items()}
-    for name, value in fields.items():
-        have = shown.get(name, _plain(getattr(current, name, _MISSING)))
-        if name in ("categories", "tags") and isinstance(value, list):
-            value, have = sorted(map(str, value)), sorted(map(str, have))
-        if _plain(value) != have:
-            return False
-    return True
-
-
 def from_dataframe(
     collection: PostCollection[Any],
     frame: pd.DataFrame,
@@ -508,7 +491,37 @@ def _one_row(
         return RowOutcome(label, "created", collection.create(**fields).id)
     if on_conflict == "skip":
         return RowOutcome(label, "skipped", current.id)
-    if _same(collection, current, fields):
+    if _first_venue_only(current, row, fields):
+        del fields["venue"]
+    try:
+        # The update is made, then undone if it changed nothing: "unchanged" is then judged
+        # on the values as the calendar stores them (a wall-clock start, a venue given by
+        # name, a category in another case), not on how the frame wrote them.
+        with collection._ctx.backend.transaction():
+            written = collection.update(current.id, **fields)
+            if _as_compared(written, current.modified) == _as_compared(current, current.modified):
+                raise _NoChange
+    except _NoChange:
         return RowOutcome(label, "unchanged", current.id)
-    collection.update(current.id, **fields)
     return RowOutcome(label, "updated", current.id)
+
+
+def _as_compared(record: Any, modified: Any) -> Any:
+    """A record as two are compared for "unchanged": whatever its modification time, an
+    event's terms in any order (a frame lists them by name)."""
+    terms = {}
+    if isinstance(record, Event):
+        terms = {"categories": sorted(record.categories), "tags": sorted(record.tags)}
+    return attrs.evolve(record, modified=modified, **terms)
+
+
+class _NoChange(Exception):
+    """Undoes, inside a row's transaction, an update that changed nothing."""
+
+
+def _first_venue_only(current: Any, row: Mapping[Any, Any], fields: Mapping[str, Any]) -> bool:
+    """Whether the row names an event's venues only as ``to_dataframe`` wrote them: its first
+    venue in ``venue_id``, for an event with several. The row then leaves them as they are;
+    a ``venue`` column (a list of ids) sets them all."""
+    venues: tuple[int, ...] = getattr(current, "venue", ())
+    return len(venues) > 1 and "venue" not in row and fields.get("venue") == [venues[0]]
