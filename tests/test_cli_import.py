@@ -441,7 +441,43 @@ def test_an_ics_file_without_events_imports_nothing_and_says_so(
             "no events found in the file; nothing imported",
             "created 0, updated 0, unchanged 0, refused 0",
         ],
-    ) == (status, capsys.readouterr().out.splitlines())
+        False,
+    ) == (status, capsys.readouterr().out.splitlines(), (tmp_path / "cal.db").exists())
+
+
+def test_a_csv_of_a_header_alone_makes_no_database(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An import that writes nothing creates no database file."""
+    status = main(["import", _csv(tmp_path, "Event Name,Event Start Date\n"), "--db", db])
+    assert (0, "created 0, updated 0, unchanged 0, refused 0", False) == (
+        status,
+        capsys.readouterr().out.splitlines()[-1],
+        (tmp_path / "cal.db").exists(),
+    )
+
+
+def test_a_dry_run_of_a_backup_says_what_it_would_restore(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A backup's dry run into an empty database says it would restore the calendar, and
+    leaves no database behind."""
+    main(["import", _csv(tmp_path), "--db", db])
+    main(["export", str(tmp_path / "backup.json"), "--db", db])
+    other = tmp_path / "other.db"
+    capsys.readouterr()
+    status = main(
+        ["import", str(tmp_path / "backup.json"), "--dry-run", "--db", f"sqlite:///{other}"]
+    )
+    assert (
+        0,
+        [
+            "would restore the whole calendar (ids, users and secrets kept)",
+            "dry run: nothing written; the counts are what the import would do",
+            "created 2, updated 0, unchanged 0, refused 0",
+        ],
+        False,
+    ) == (status, capsys.readouterr().out.splitlines(), other.exists())
 
 
 def test_an_ics_export_imports_again_unchanged(

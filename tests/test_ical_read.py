@@ -54,6 +54,7 @@ def test_a_google_export_maps_every_property() -> None:
             "website": "https://jazzclub.example.org/jam",
         },
         key="uid:0a1b2c3d4e5f@google.com",
+        one_of=frozenset({"venue", "organizer"}),  # a VEVENT holds one of each
     )
     assert expected == rows("google.ics")[0]
 
@@ -173,6 +174,7 @@ def test_a_recurrence_id_override_replaces_its_occurrence() -> None:
                 "venue": {"venue": "St Mary's Hall"},
             },
             key="uid:choir@example.org#20310120T193000Z",
+            one_of=frozenset({"venue", "organizer"}),
         )
         == moved
     )
@@ -573,4 +575,21 @@ def test_a_file_chunks_cannot_read_is_parsed_whole(head: str) -> None:
     assert (None, ["A"]) == (
         ical_chunks.chunks(text),
         [row.fields["title"] for row in read_rows(data, where="x.ics", window=WINDOW)],
+    )
+
+
+def test_an_escaped_comma_stays_inside_its_category_name() -> None:
+    """``CATEGORIES:Rock\\, Pop,Jazz`` names two categories, the first with a comma in it
+    (RFC 5545 TEXT escaping), and the calendar does not split it again."""
+    cal = connect("memory://")
+    data = (
+        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:comma@example.org\r\n"
+        b"SUMMARY:Concert\r\nDTSTART:20310105T100000Z\r\nCATEGORIES:Rock\\, Pop,Jazz\r\n"
+        b"END:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
+    (row,) = read_rows(data, where="x.ics", window=WINDOW)
+    event = cal.events.create(**row.fields)
+    assert (["Rock, Pop", "Jazz"], ["Jazz", "Rock, Pop"]) == (
+        row.fields["categories"],
+        sorted(cal.categories.get(i).name for i in event.categories),
     )

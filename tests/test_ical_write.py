@@ -74,6 +74,8 @@ def test_a_timed_event_is_written_with_its_zone_and_links() -> None:
         "LOCATION:Town Hall",
         'ORGANIZER;CN="Jazz Club":mailto:hello@jazz.example.org',
         "URL:https://jazz.example.org/gala",
+        # The markup beside the text (Outlook's property): an import reads it back.
+        "X-ALT-DESC;FMTTYPE=text/html:<p>Doors at 20:00 &amp\\; music at 20:30.</p><p>Free.</p>",
         "END:VEVENT",
     ] == vevent_lines(write_events(cal, [event]))
 

@@ -185,6 +185,22 @@ def test_a_backup_of_this_calendar_merges_by_id_first(tmp_path: Path) -> None:
     )
 
 
+def test_a_backup_merged_into_its_own_calendar_changes_nothing(tmp_path: Path) -> None:
+    """Every row of the calendar's own backup, merged with updates, is unchanged: an event
+    whose website was never set (``null`` in the backup; its permalink on the wire) keeps
+    it unset, not cleared to ``""``."""
+    cal = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    plain = cal.events.create(
+        title="Plain", start_date="2031-05-02 19:00", end_date="2031-05-02 23:00"
+    )
+    cal.export_file(tmp_path / "own.json")
+    report = cal.import_file(tmp_path / "own.json", on_conflict="update")
+    assert ("created 0, updated 0, unchanged 1, refused 0", plain) == (
+        report.summary(),
+        cal.events.get(plain.id),
+    )
+
+
 def test_an_id_and_a_slug_naming_two_records_refuse_the_row(tmp_path: Path) -> None:
     """The id names one event and the slug another: the row could be either, so it is
     refused with both named."""

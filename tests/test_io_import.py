@@ -256,6 +256,66 @@ def test_a_calendars_own_export_imports_back_unchanged(cal: ec.Calendar, tmp_pat
     )
 
 
+def test_an_ics_export_holding_less_than_its_events_imports_back_unchanged(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """A VEVENT holds one LOCATION and one ORGANIZER (an organizer with an email): an event
+    with two venues and three organizers (one without an email), and a description in
+    markup (kept beside its text in X-ALT-DESC), come back as they were."""
+    ann, bob, cyd = (
+        cal.organizers.create(organizer=name, email=email).id
+        for name, email in (("Ann", ""), ("Bob", "bob@example.org"), ("Cyd", "cyd@example.org"))
+    )
+    hall, annex = (cal.venues.create(venue=name).id for name in ("Hall", "Annex"))
+    gala = cal.events.create(
+        **_event("Gala"),
+        organizer=[ann, bob, cyd],
+        venue=[hall, annex],
+        description="<p>Hi <em>there</em></p>",
+    )
+    path = tmp_path / "ours.ics"
+    cal.export_file(path)
+    report = cal.import_file(path, on_conflict="update")
+    assert ("created 0, updated 0, unchanged 1, refused 0", gala) == (
+        report.summary(),
+        cal.events.get(gala.id),
+    )
+
+
+def test_an_ics_organizer_or_location_new_to_the_event_replaces_its_links(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """What the file names that the event does not have is a change: the event's venues
+    become the one the file names."""
+    hall, annex = (cal.venues.create(venue=name).id for name in ("Hall", "Annex"))
+    gala = cal.events.create(**_event("Gala"), venue=[hall, annex])
+    path = tmp_path / "ours.ics"
+    cal.export_file(path)
+    path.write_text(path.read_text().replace("LOCATION:Hall", "LOCATION:Barn"))
+    report = cal.import_file(path, on_conflict="update")
+    barn = cal.venues.list(search="Barn").items[0].id
+    assert ("created 0, updated 1, unchanged 0, refused 0", (barn,)) == (
+        report.summary(),
+        cal.events.get(gala.id).venue,
+    )
+
+
+def test_a_category_named_in_two_cases_in_one_file_is_one_category(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """``Jazz``, then ``jazz`` (another row, or the same cell), made in one import: the
+    second names the category the first made, in the dry run as in the import."""
+    season = HEADER + 'A,2031-01-01,19:00,20:00,,,Jazz\nB,2031-01-02,19:00,20:00,,,"jazz, JAZZ"\n'
+    dry = cal.import_file(_file(tmp_path, season), dry_run=True)
+    done = cal.import_file(_file(tmp_path, season))
+    (jazz,) = cal.categories.list().items
+    assert (dry.summary(), "Jazz", [(jazz.id,), (jazz.id,)]) == (
+        done.summary(),
+        jazz.name,
+        [cal.events.get(i).categories for i in done.ids],
+    )
+
+
 def test_our_uid_of_a_deleted_event_finds_the_event_it_created(cal: ec.Calendar) -> None:
     """Our export of an event since deleted creates it again once: the UID is then stored
     for the new event, and the next import finds it."""

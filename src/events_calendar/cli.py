@@ -193,7 +193,8 @@ def _mapping(pairs: Sequence[str] | None) -> dict[str, str]:
 
 def _import(args: argparse.Namespace) -> int:
     """Import into ``--db``; a database file that was not there before is left only when
-    the import wrote to it (a dry run, a failure or a refused row make none)."""
+    the import wrote to it (a dry run, a failure, a refused row or a file with nothing to
+    import make none)."""
     url = args.db or default_url()
     new = _new_sqlite_file(url)
     if new is not None and args.dry_run:
@@ -206,7 +207,8 @@ def _import(args: argparse.Namespace) -> int:
             try:
                 report = _import_into(cal, args)
             finally:  # empty too: nobody else wrote to the new file meanwhile
-                unused = made is not None and not (report and report.written) and _empty(cal)
+                wrote = report is not None and report.written and bool(report.rows)
+                unused = made is not None and not wrote and _empty(cal)
     finally:
         if unused and made is not None:
             _discard(made)

@@ -25,6 +25,7 @@ __all__ = [
     "MAX_INT",
     "NON_BLANK_TEXT",
     "TEXT",
+    "WholeText",
     "as_bool",
     "as_id_list",
     "as_int",
@@ -109,10 +110,22 @@ def clean_text(value: str) -> bool:
     return True
 
 
+class WholeText(str):
+    """A text that is one item of a list, commas included: ``as_list`` does not split it.
+
+    Callers mostly send a list of names as one comma-separated string, which is split; a
+    reader that knows where each name ends (an iCalendar ``CATEGORIES`` value, whose escaped
+    ``\\,`` is a comma inside a name) sends each name as a ``WholeText``."""
+
+    __slots__ = ()
+
+
 def as_list(value: object) -> list[object] | None:
     """A list from a sequence, or from a comma-separated string; ``None`` stays ``None``."""
     if value is None:
         return None
+    if isinstance(value, WholeText):
+        return [value]
     if isinstance(value, str):
         return [part.strip() for part in value.split(",") if part.strip()]
     if isinstance(value, int | float) and not isinstance(value, bool):

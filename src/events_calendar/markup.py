@@ -13,9 +13,12 @@ keep no tags at all.
 
 from __future__ import annotations
 
+import html
+import re
+
 import nh3
 
-__all__ = ["sanitize"]
+__all__ = ["plain_text", "sanitize"]
 
 #: ``wp_kses_post``'s usual tags (the ones a calendar's descriptions use).
 _CONTENT_TAGS = frozenset(
@@ -64,3 +67,18 @@ def sanitize(field: str, text: str, *, title: bool) -> str:
         url_schemes={"http", "https", "mailto"},
         strip_comments=True,
     )
+
+
+_BREAKS = re.compile(r"<\s*(?:br|/p|/div|/li|/h[1-6]|/tr)\b[^>]*>", re.IGNORECASE)
+_TAGS = re.compile(r"<[^>]*>")
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def plain_text(markup: str) -> str:
+    """A description as the plain text an iCalendar DESCRIPTION holds: tags out, entities
+    read, line breaks where paragraphs and breaks were (calendar applications show it as
+    text)."""
+    if "<" not in markup and "&" not in markup:
+        return markup.strip()
+    text = _TAGS.sub("", _BREAKS.sub("\n", markup))
+    return _BLANK_LINES.sub("\n\n", html.unescape(text)).strip()

@@ -239,7 +239,9 @@ def _live(records: list[Record]) -> list[Record]:
 
 def _fields(converter: cattrs.Converter, record: Record) -> dict[str, Any]:
     """A record's writable fields as ``create`` takes them (no id, no author: both are the
-    other calendar's)."""
+    other calendar's). A field that is ``None`` was never set (an event's ``website``, shown
+    as its permalink): it is left out, as it was when the record was made, since given as
+    ``None`` an update would clear it to ``""``."""
     data: dict[str, Any] = converter.unstructure(record)
     inputs = input_fields(RECORD_CLASSES[record.kind])
-    return {k: v for k, v in data.items() if k in inputs and k != "author"}
+    return {k: v for k, v in data.items() if k in inputs and k != "author" and v is not None}

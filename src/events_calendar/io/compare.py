@@ -9,7 +9,7 @@ equal), so re-importing a file the calendar exported reports its rows as unchang
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..lookups import term_ids
@@ -38,16 +38,25 @@ class Comparer:
         self._terms: dict[tuple[Kind, str], int | None] = {}
         self._linked: dict[tuple[Kind, str], int | None] = {}
 
-    def changed_fields(self, record: Record, clean: Mapping[str, Any]) -> list[str]:
-        """The names of the fields of ``clean`` whose value differs from ``record``'s."""
-        changed = [name for name, value in clean.items() if self._differs(record, name, value)]
+    def changed_fields(
+        self, record: Record, clean: Mapping[str, Any], *, one_of: Collection[str] = ()
+    ) -> list[str]:
+        """The names of the fields of ``clean`` whose value differs from ``record``'s.
+
+        ``one_of`` names the links the row's format holds one of at most
+        (``SourceRow.one_of``): one that is already among the record's is no change."""
+        changed = [
+            name
+            for name, value in clean.items()
+            if self._differs(record, name, value, one_of=name in one_of)
+        ]
         if isinstance(record, Event) and any(name in DATE_FIELDS for name in clean):
             span = self._cal.events._span(clean, record)
             if any(span[name] != getattr(record, name) for name in span):
                 changed += [name for name in DATE_FIELDS if name in clean]
         return list(dict.fromkeys(changed))
 
-    def _differs(self, record: Record, name: str, value: Any) -> bool:
+    def _differs(self, record: Record, name: str, value: Any, *, one_of: bool) -> bool:
         current = getattr(record, name)
         if isinstance(record, Event):
             if name in DATE_FIELDS:
@@ -55,7 +64,10 @@ class Comparer:
             if name in _TERMS:
                 return self._term_ids(_TERMS[name], value) != set(current)
             if name in _LINKED:
-                return self._linked_ids(_LINKED[name], value) != tuple(current)
+                linked = self._linked_ids(_LINKED[name], value)
+                if one_of and len(linked) == 1 and linked[0] in current:
+                    return False
+                return linked != tuple(current)
         if name == "status":
             return bool(Status(value) != current)
         differs: bool = current != value

@@ -175,7 +175,7 @@ def _rows(
             reason = "; ".join(f"{headers[c]}: {why}" for c, why in problems.items())
             yield SourceRow(here, kind, refused=reason)
         else:
-            yield SourceRow(here, kind, fields, key=row_key)
+            yield SourceRow(here, kind, fields, key=row_key, one_of=_ONE_VENUE)
 
 
 def _texts(kind: ImportKind, values: Mapping[str, str]) -> dict[str, Any]:
@@ -289,6 +289,8 @@ def _organizer(values: Mapping[str, str], problems: dict[str, str]) -> dict[str,
 
 
 _FIELDS = {"event": _event, "venue": _venue, "organizer": _organizer}
+#: An event row names one venue at most (``Event Venue Name``).
+_ONE_VENUE = frozenset({"venue"})
 
 
 def default_key(row: SourceRow) -> str | None:

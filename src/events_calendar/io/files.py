@@ -205,7 +205,8 @@ def _import_backup(
     )
     if not options["dry_run"]:
         restore(snapshot, backend)
-    note = "restored the whole calendar (ids, users and secrets kept)"
+    restoring = "would restore" if options["dry_run"] else "restored"
+    note = f"{restoring} the whole calendar (ids, users and secrets kept)"
     return ImportReport(kind="record", rows=rows, dry_run=options["dry_run"], note=note)
 
 

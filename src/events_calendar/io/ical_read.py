@@ -39,8 +39,10 @@ import recurring_ical_events
 import x_wr_timezone
 from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
+from ..coerce import WholeText
 from ..dates import SystemClock, default_window, resolve_zone, zone_name
 from ..errors import InvalidParameter
+from ..markup import plain_text
 from ..web_addresses import read_web_url
 from .ical_chunks import chunks
 from .rows import MAX_LINE, SourceRow, UnreadableFile, refuse_utf16, too_large
@@ -228,7 +230,7 @@ class _Reader:
             fields = self._fields(event)
         except _Refused as why:
             return SourceRow(where, "event", key=key, refused=str(why))
-        return SourceRow(where, "event", fields, key=key)
+        return SourceRow(where, "event", fields, key=key, one_of=_ONE_LINKED)
 
     def _occurrences(
         self, uid: str, components: list[icalendar.Component], window: _Window
@@ -269,7 +271,7 @@ class _Reader:
         if not title:
             raise _Refused("it has no SUMMARY (the event's title)")
         fields: dict[str, Any] = {"title": title} | self._span(event)
-        description = _text(event.get("DESCRIPTION"))
+        description = _description(event)
         if description:
             fields["description"] = description
         location = _text(event.get("LOCATION"))
@@ -407,6 +409,21 @@ def _recurrence_key(prop: Any) -> str | None:
     return value.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
+def _description(event: icalendar.Event) -> str:
+    """DESCRIPTION, or the markup of ``X-ALT-DESC;FMTTYPE=text/html`` (Outlook's, and this
+    calendar's exports') where that markup reads as the same text: a DESCRIPTION edited since
+    wins over a markup left as it was."""
+    text = _text(event.get("DESCRIPTION"))
+    alternatives = event.get("X-ALT-DESC")
+    for alt in alternatives if isinstance(alternatives, list) else [alternatives]:
+        params = getattr(alt, "params", {})
+        if str(params.get("FMTTYPE", "")).lower() == "text/html":
+            markup = str(alt).strip()
+            if markup and plain_text(markup) == text.strip():
+                return markup
+    return text
+
+
 def _text(value: Any) -> str:
     if value is None:
         return ""
@@ -429,8 +446,14 @@ def _organizers(value: Any) -> list[dict[str, str]]:
     return found
 
 
+#: A VEVENT holds one LOCATION and one ORGANIZER.
+_ONE_LINKED = frozenset({"venue", "organizer"})
+
+
 def _categories(value: Any) -> list[str]:
+    """CATEGORIES (every line of it) as names; a name keeps the commas it was written with
+    escaped (``Rock\\, Pop`` is one category)."""
     names: list[str] = []
     for prop in value if isinstance(value, list) else [value] if value is not None else []:
-        names.extend(str(c).strip() for c in getattr(prop, "cats", [prop]))
+        names.extend(WholeText(str(c).strip()) for c in getattr(prop, "cats", [prop]))
     return list(dict.fromkeys(n for n in names if n))

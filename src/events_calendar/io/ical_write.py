@@ -17,9 +17,7 @@ escaped here (``_escaped``).
 
 from __future__ import annotations
 
-import html
 import io
-import re
 import shutil
 import tempfile
 from collections.abc import Iterable
@@ -30,6 +28,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import icalendar
 
 from ..dates import resolve_zone
+from ..markup import plain_text
 from ..records import Event
 from .ical_read import TIMEZONE_PROPERTY
 from .keys import own_uid
@@ -155,6 +154,8 @@ def _vevent(event: Event, related: Related, uid: str) -> icalendar.Event:
     description = plain_text(event.description)
     if description:
         vevent.add("DESCRIPTION", _Text(description))
+        if description != event.description.strip():  # markup: kept beside the text
+            vevent.add("X-ALT-DESC", _Text(event.description), parameters={"FMTTYPE": "text/html"})
     venues = related.venues_of(event)
     if venues:
         vevent.add("LOCATION", _Text(venues[0].venue))
@@ -201,17 +202,3 @@ class _Categories(icalendar.vCategory):
 
     def to_ical(self) -> bytes:
         return ",".join(_escaped(str(name)) for name in self.cats).encode()
-
-
-_BREAKS = re.compile(r"<\s*(?:br|/p|/div|/li|/h[1-6]|/tr)\b[^>]*>", re.IGNORECASE)
-_TAGS = re.compile(r"<[^>]*>")
-_BLANK_LINES = re.compile(r"\n{3,}")
-
-
-def plain_text(markup: str) -> str:
-    """An event description as the plain text DESCRIPTION holds: tags out, entities read,
-    line breaks where paragraphs and breaks were (calendar applications show it as text)."""
-    if "<" not in markup and "&" not in markup:
-        return markup.strip()
-    text = _TAGS.sub("", _BREAKS.sub("\n", markup))
-    return _BLANK_LINES.sub("\n\n", html.unescape(text)).strip()

@@ -243,7 +243,7 @@ def _compare(
     for at, (row, record) in enumerate(matched):
         try:
             clean = batch[at] if batch is not None else reader.read(row.fields, zones[at])
-            changed = comparer.changed_fields(record, clean)
+            changed = comparer.changed_fields(record, clean, one_of=row.source.one_of)
         except CalendarError as error:
             row.refuse(reason(error))
             continue

@@ -56,7 +56,9 @@ class SourceRow:
     idempotent re-import (an iCalendar UID, a CSV key column), or ``None`` to let the engine
     apply the format's default key. ``refused`` is set, with the reason, for a row the
     reader found but could not read; the engine reports it and, unless the import is
-    partial, writes nothing.
+    partial, writes nothing. ``one_of`` names the links (``venue``, ``organizer``) the
+    format holds one of at most: such a link that is already one of the record's leaves its
+    others as they are, since the file could not have listed them.
     """
 
     where: str
@@ -64,6 +66,7 @@ class SourceRow:
     fields: Mapping[str, Any] = attrs.field(factory=dict)
     key: str | None = None
     refused: str | None = None
+    one_of: frozenset[str] = frozenset()
 
 
 class UnreadableFile(CalendarError, ValueError):
