@@ -40,7 +40,7 @@ def test_geolocation_filters_list_every_event(site: Site, params: dict[str, str]
 def test_a_true_geoloc_is_echoed_with_empty_coordinates(site: Site) -> None:
     """``rest_url`` keeps ``geoloc=1`` and names both coordinates empty, where the reference
     writes them; coordinates without ``geoloc`` are left out, as the reference leaves them."""
-    echoed = site.get("/events", params={"geoloc": "yes", "geoloc_lat": "3"}).json()["rest_url"]
+    echoed = site.get("/events", params={"geoloc": "true", "geoloc_lat": "3"}).json()["rest_url"]
     bare = site.get("/events", params={"geoloc_lat": "3", "geoloc_lng": "4"}).json()["rest_url"]
     start, end = WINDOW
     assert [

@@ -198,6 +198,37 @@ def test_featured_yes_is_not_a_boolean(site: Site) -> None:
 
 
 @pytest.mark.parametrize(
+    ("path", "name", "value"),
+    [
+        ("/events", "featured", "yes"),
+        ("/events", "featured", ""),
+        ("/events", "featured", "x"),
+        ("/events", "geoloc", "no"),
+        ("/categories", "hide_empty", "yes"),
+        ("/tags", "hide_empty", "off"),
+    ],
+)
+def test_a_list_flag_that_is_no_rest_boolean_is_a_type_error(
+    site: Site, path: str, name: str, value: str
+) -> None:
+    """A list filter typed ``boolean`` reads as WordPress reads one (``rest_is_boolean``:
+    true, false, 1 or 0): anything else is the same type error as on a write."""
+    response = site.get(path, params={name: value})
+    message = f"{name} is not of type boolean."
+    assert (
+        400,
+        "rest_invalid_param",
+        {name: message},
+        {name: {"code": "rest_invalid_type", "message": message, "data": {"param": name}}},
+    ) == (
+        response.status_code,
+        response.json()["code"],
+        response.json()["data"]["params"],
+        response.json()["data"]["details"],
+    )
+
+
+@pytest.mark.parametrize(
     ("fields", "name"),
     [
         ({"status": "bogus"}, "status"),

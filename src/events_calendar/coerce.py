@@ -24,12 +24,14 @@ import attrs
 __all__ = [
     "MAX_INT",
     "NON_BLANK_TEXT",
+    "REST_BOOLEAN_WHY",
     "TEXT",
     "WholeText",
     "as_bool",
     "as_id_list",
     "as_int",
     "as_list",
+    "as_rest_bool",
     "clean_text",
     "is_truthy",
     "plain",
@@ -58,6 +60,25 @@ def as_bool(value: object) -> bool | None:
         if text in _FALSE:
             return False
     return None
+
+
+def as_rest_bool(value: object) -> bool | None:
+    """A boolean as WordPress's REST layer reads an argument typed ``boolean``
+    (``rest_is_boolean``): a bool, 0 or 1, or the text ``true``, ``false``, ``1`` or ``0`` in
+    any case; ``None`` for anything else (``yes``, ``on``, an empty text)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        return _REST_BOOLEANS.get(value.lower())
+    return None
+
+
+#: The texts ``rest_is_boolean`` accepts.
+_REST_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
+#: Why a value is refused where the REST layer types an argument ``boolean``.
+REST_BOOLEAN_WHY = "send true or false (or 1 or 0)"
 
 
 def is_truthy(value: object) -> bool:

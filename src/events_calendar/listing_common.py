@@ -15,7 +15,15 @@ from typing import Any
 
 import attrs
 
-from .coerce import MAX_INT, as_bool, as_id_list, as_int, as_list, clean_text
+from .coerce import (
+    MAX_INT,
+    REST_BOOLEAN_WHY,
+    as_id_list,
+    as_int,
+    as_list,
+    as_rest_bool,
+    clean_text,
+)
 from .errors import InvalidParameter
 from .permissions import Actor
 from .records import RECORD_CLASSES, Event, Kind
@@ -63,6 +71,8 @@ class Problems:
             self.codes.update(bad.codes)
         except Bad as bad:
             self.fields[name] = bad.why
+            if bad.code is not None:
+                self.codes[name] = bad.code
         return None
 
     def raise_if_any(self) -> None:
@@ -71,9 +81,12 @@ class Problems:
 
 
 class Bad(Exception):
-    def __init__(self, why: str) -> None:
+    """One parameter's problem: why, and the stable code of that kind of problem if any."""
+
+    def __init__(self, why: str, *, code: str | None = None) -> None:
         super().__init__(why)
         self.why = why
+        self.code = code
 
 
 def _positive(value: object, what: str) -> int:
@@ -170,11 +183,13 @@ def event_id(backend: Storage, value: object, actor: Actor | None = None) -> int
 
 
 def flag(value: object) -> bool | None:
+    """A filter the REST layer types ``boolean`` (``featured``, ``geoloc``, ``hide_empty``),
+    read as it reads one: ``yes`` or an empty text is refused as a value of the wrong type."""
     if value is None:
         return None
-    read = as_bool(value)
+    read = as_rest_bool(value)
     if read is None:
-        raise Bad("send true or false")
+        raise Bad(REST_BOOLEAN_WHY, code="invalid_boolean")
     return read
 
 

@@ -16,7 +16,16 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any, Protocol
 
-from .coerce import as_bool, as_int, as_list, clean_text, plain, plain_fields
+from .coerce import (
+    REST_BOOLEAN_WHY,
+    as_bool,
+    as_int,
+    as_list,
+    as_rest_bool,
+    clean_text,
+    plain,
+    plain_fields,
+)
 from .cost import parse_cost
 from .dates import parse_datetime, resolve_zone, zone_name
 from .errors import InvalidParameter, MissingParameter
@@ -43,7 +52,6 @@ _SLUG_CHARACTER = re.compile(r"[A-Za-z0-9]")
 LinkedData = dict[str, Any]
 
 #: The texts WordPress's ``rest_is_boolean`` accepts, and what they mean.
-_REST_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
 
 #: What an image URL's path may end with.
 IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp")
@@ -328,11 +336,10 @@ class _Reader:
 
     @staticmethod
     def rest_boolean(value: object) -> bool:
-        if isinstance(value, str) and value.lower() in _REST_BOOLEANS:
-            return _REST_BOOLEANS[value.lower()]
-        if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
-            return bool(value)
-        raise _Invalid("send true or false (or 1 or 0)", code="invalid_boolean")
+        read = as_rest_bool(value)
+        if read is None:
+            raise _Invalid(REST_BOOLEAN_WHY, code="invalid_boolean")
+        return read
 
     @staticmethod
     def url(value: object) -> str:

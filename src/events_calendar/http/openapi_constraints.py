@@ -18,7 +18,7 @@ import functools
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..coerce import _FALSE, _TRUE, MAX_INT, NON_BLANK_TEXT, TEXT
+from ..coerce import _FALSE, _REST_BOOLEANS, _TRUE, MAX_INT, NON_BLANK_TEXT, TEXT
 from ..dates import iana_zone_names
 from ..listing import DATE_FILTERS
 from ..listing_common import MAX_SEARCH_LENGTH, last_page
@@ -36,7 +36,7 @@ from ..records import (
 )
 from ..statuses import Status
 from ..terms import NON_BLANK_FIELDS
-from ..validation import _REST_BOOLEANS, _SLUG_CHARACTER, EMAIL, IMAGE_EXTENSIONS
+from ..validation import _SLUG_CHARACTER, EMAIL, IMAGE_EXTENSIONS
 from ..web_addresses import NEVER_IN_URL, URL_DOC_PATTERN
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ def body_constraints(kind: Kind, name: str) -> Schema:
         found["pattern"] = f"^({EMAIL.pattern})?$"
     if kind_of_input == Input.BOOL:
         # Event flags are read as WordPress's REST layer reads a boolean; venue flags
-        # for truthiness (``validation._Reader.rest_boolean`` and ``boolean``).
+        # for truthiness (``coerce.as_rest_bool`` and ``as_bool``).
         found = _flags(frozenset(_REST_BOOLEANS) if kind == "event" else _TRUE | _FALSE)
     return found
 
