@@ -90,6 +90,8 @@ def _ids(site: Served) -> dict[str, int]:
         "v2": make("/venues", {"venue": "Barn"}),
         "o1": make("/organizers", {"organizer": "Acme"}),
         "o2": make("/organizers", {"organizer": "Zeta"}),
+        "v3": make("/venues", {"venue": "Empty Barn"}),  # no event links these two
+        "o3": make("/organizers", {"organizer": "Lonely"}),
         "c1": make("/categories", {"name": "Music"}),
         "t1": make("/tags", {"name": "Outdoor"}),
     }
@@ -117,6 +119,11 @@ def _urls(ids: dict[str, int]) -> list[str]:
     lists += [f"/events?categories={ids['c1']}", f"/events?tags[]={ids['t1']}"]
     lists += [f"/events?start_date={a}&end_date={b}" for a, b in WINDOWS]
     lists += [f"/events?search={word}" for word in SEARCHES]
+    # With include the dates are ignored: the next post id is the next event's.
+    later = ids["e3"] + 1
+    lists += [f"/events?include={later}&start_date=2030-01-01&end_date=2030-01-31"]
+    lists += [f"/events?include={ids['e1']},{later}&start_date=2031-06-01"]
+    lists += [f"/{kind}?has_events={flag}" for kind in ("venues", "organizers") for flag in (1, 0)]
     return singles + lists
 
 
@@ -144,6 +151,11 @@ WRITES: dict[str, Callable[[dict[str, int]], Write]] = {
         "POST",
         "/events",
         {"title": "New", **when, "venue": i["v1"], "organizer": [i["o1"]]},
+    ),
+    "create an event at a venue and with an organizer that had none": lambda i: (
+        "POST",
+        "/events",
+        {"title": "New", **when, "venue": i["v3"], "organizer": [i["o3"]]},
     ),
     "create an event with no terms and no links": lambda i: (
         "POST",

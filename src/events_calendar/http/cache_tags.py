@@ -12,7 +12,9 @@ expected JSON) is treated as depending on everything.
   a new event only those that may show it.
 - ``shows-events``: the answers tagged ``all`` that a new event can change: all but the
   venue, organizer, category and tag lists and by-slug routes (a new event's own rows change
-  none of them; the terms whose counts it moves are journaled apart). Of these, a new event
+  none of them; the terms whose counts it moves are journaled apart), except the venue and
+  organizer lists that filter by their events (``has_events``, ``only_with_upcoming``,
+  ``event``). Of these, a new event
   keeps the event lists whose filters leave it out (``NewEvents``).
 - ``<kind>:<id>``: a single record's own answer (a term's carries its stored count, which
   the journal reports as an update of the term when it moves).
@@ -61,6 +63,9 @@ _SINGLE = re.compile(r"/(events|venues|organizers|categories|tags)/(\d+)/?")
 _EVENTS = re.compile(r"/events/?")
 #: Answers of other kinds than events that show no event: their lists and by-slug routes.
 _NO_EVENTS = re.compile(r"/(venues|organizers|categories|tags)(/by-slug/[^/]+)?/?")
+#: Venue and organizer lists, and the filters of theirs that read events.
+_LINKED_LIST = re.compile(r"/(venues|organizers)/?")
+_EVENT_FILTERS = frozenset({"has_events", "only_with_upcoming", "event"})
 #: A search this module can judge: one word of ASCII letters and digits, which a search
 #: reads as that one word (stopwords included: a search of nothing else keeps it).
 _WORD = re.compile(r"[A-Za-z0-9]{1,40}")
@@ -75,11 +80,13 @@ def event_list(path: str) -> bool:
     return _EVENTS.fullmatch(path) is not None
 
 
-def read_tags(path: str, body: bytes) -> frozenset[str]:
-    """The tags of a 200 answer to an anonymous GET of ``path`` (below the API root)."""
+def read_tags(path: str, body: bytes, query: str = "") -> frozenset[str]:
+    """The tags of a 200 answer to an anonymous GET of ``path`` (below the API root) with
+    the query string ``query``."""
     match = _SINGLE.fullmatch(path)
     if match is None:
-        return frozenset({ALL} if _NO_EVENTS.fullmatch(path) else {ALL, SHOWS_EVENTS})
+        shows = _NO_EVENTS.fullmatch(path) is None or _asks_about_events(path, query)
+        return frozenset({ALL, SHOWS_EVENTS} if shows else {ALL})
     kind, record = _KINDS[match[1]], int(match[2])
     own = f"{kind}:{record}"
     if kind != "event":
@@ -88,6 +95,16 @@ def read_tags(path: str, body: bytes) -> frozenset[str]:
     if embedded is None:
         return frozenset({ALL})
     return frozenset({own, *(f"embeds:{k}:{i}" for k, i in embedded)})
+
+
+def _asks_about_events(path: str, query: str) -> bool:
+    """Whether a venue or organizer list filters by the events that link to its records
+    (``has_events``, ``only_with_upcoming``, ``event``): a new event linking one of them
+    changes it, and the journal names no venue or organizer then."""
+    if _LINKED_LIST.fullmatch(path) is None:
+        return False
+    names = {name.removesuffix("[]") for name, _ in parse_qsl(query, keep_blank_values=True)}
+    return not names.isdisjoint(_EVENT_FILTERS)
 
 
 def change_tags(changes: Iterable[Change], created: Collection[int]) -> frozenset[str] | None:
@@ -127,13 +144,15 @@ class Listing:
             name: [v for value in values for v in value.split(",")] for name, values in raw.items()
         }
         word = raw["search"][0].strip() if len(raw.get("search", [])) == 1 else ""
+        # With ``include`` the date filters are ignored (``listing.event_filter``): no window.
+        dated = "include" not in raw
         return cls(
             word=word.lower() if _WORD.fullmatch(word) else "",
             venues=_positive_ids(asked.get("venue", [])),
             organizers=_positive_ids(asked.get("organizer", [])),
             terms=any(_positive_ids(asked.get(name, [])) for name in ("categories", "tags")),
-            first=_day(asked.get("start_date")),
-            last=_day(asked.get("end_date")),
+            first=_day(asked.get("start_date")) if dated else None,
+            last=_day(asked.get("end_date")) if dated else None,
         )
 
 

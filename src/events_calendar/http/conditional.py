@@ -1,9 +1,10 @@
 """Conditional GETs (RFC 9110 section 13): whether a client's copy is still current.
 
-The feed sends ``ETag`` and ``Last-Modified``; a calendar application polling it sends them
-back as ``If-None-Match`` and ``If-Modified-Since`` and gets ``304 Not Modified`` while nothing
-changed. The response cache asks the same question of the answers it keeps, and gives the
-answers it keeps their validators (``validators``).
+Anonymous answers (the feed's included) carry ``ETag`` and ``Last-Modified``; a client
+polling sends the tag back as ``If-None-Match`` and gets ``304 Not Modified`` while nothing
+changed. The callers judge by the tag alone: a one-second ``Last-Modified`` cannot tell apart
+two answers built in the same second. The response cache asks the same question of the
+answers it keeps, and gives the answers it keeps their validators (``validators``).
 """
 
 from __future__ import annotations
