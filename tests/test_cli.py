@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -263,6 +264,8 @@ def test_unreachable_database_message_names_the_url(
         ["serve", "--per-page", "0"],
         ["serve", "--max-per-page", "zero"],
         ["serve", "--timezone", "Mars/Olympus"],
+        ["serve", "--port", "99999"],
+        ["serve", "--base-path", "wp-json"],
     ],
     ids=" ".join,
 )
@@ -284,3 +287,71 @@ def test_console_script_reports_an_unreachable_database_in_one_line(tmp_path: Pa
         len(done.stderr.splitlines()),
         "Traceback" in done.stderr,
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["migrate"],
+        ["users", "list"],
+        ["seed", "--sample"],
+        ["copy", "--to", "sqlite://", "--from"],
+    ],
+)
+def test_a_file_that_is_no_database_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """A text file named as the database: one line naming it, exit status 1, no traceback;
+    the file is left as it was."""
+    text = tmp_path / "notes.txt"
+    text.write_text("hello\n")
+    url = f"sqlite:///{text}"
+    command = [*argv, url] if argv[-1] == "--from" else [*argv, "--db", url]
+    code, _, err = run(command, capsys)
+    assert (1, [f"events-calendar: cannot open database {url!r}: file is not a database"]) == (
+        code,
+        err,
+    )
+    assert "hello\n" == text.read_text()
+
+
+def test_serve_on_a_port_in_use_says_so_before_any_banner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A port another server holds: one line on stderr and nothing on stdout (no "Serving
+    ... at" for an address it never served)."""
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        code, out, err = run(
+            ["serve", "--db", f"sqlite:///{tmp_path}/x.db", "--port", str(port)], capsys
+        )
+    assert (1, [], True) == (
+        code,
+        out,
+        err[0].startswith(f"events-calendar: cannot listen on 127.0.0.1:{port}: "),
+    )
+
+
+def test_copy_from_a_database_that_is_not_there_makes_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``copy --from`` a missing SQLite file is an error, and creates no file there."""
+    missing = tmp_path / "missing.db"
+    code, out, err = run(["copy", "--from", f"sqlite:///{missing}", "--to", "sqlite://"], capsys)
+    assert (
+        1,
+        [],
+        [f"events-calendar: --from: there is no database at 'sqlite:///{missing}'"],
+        False,
+    ) == (
+        code,
+        out,
+        err,
+        missing.exists(),
+    )
+
+
+def test_a_token_for_nobody_prints_no_heading(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``users token`` for an unknown login prints nothing on stdout, one line on stderr."""
+    code, out, err = run(["users", "token", "nobody", "--db", db], capsys)
+    assert (1, [], ["events-calendar: There is no user 'nobody'."]) == (code, out, err)

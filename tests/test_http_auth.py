@@ -72,6 +72,18 @@ def test_bad_credentials_are_401(site: Site, header: str) -> None:
     assert (401, {"status": 401}) == (response.status_code, response.json()["data"])
 
 
+@pytest.mark.parametrize("value", [b"Basic \xff\xff", b"Basic \xc3\xa9", b"Basic //8="])
+def test_basic_credentials_that_are_not_base64_text_are_401(site: Site, value: bytes) -> None:
+    """Bytes past ASCII where base64 is expected, or base64 of bytes that are no UTF-8 text
+    (``//8=``), answer 401 ``incorrect_password``, on a read as on a write, never a 500."""
+    headers = {"Authorization": value}
+    answers = [
+        site.get("/events", headers=headers),
+        site.post("/events", json=GALA, headers=headers),
+    ]
+    assert [(401, "incorrect_password")] * 2 == [(r.status_code, r.json()["code"]) for r in answers]
+
+
 def test_bad_credentials_are_401_on_public_reads_too(site: Site) -> None:
     """Credentials that fail are refused even where anonymous access would do."""
     response = site.get("/events", headers={"Authorization": basic("editor", "wrong")})

@@ -20,6 +20,7 @@ from events_calendar.http import create_app
 from events_calendar.http.protocol import SEND_AT_BYTES, GatheringTransport, SingleWriteProtocol
 from events_calendar.sample import seed_sample
 from loopback import serving
+from test_serve_smoke import free_port
 
 API = "/wp-json/tribe/events/v1"
 
@@ -232,5 +233,6 @@ def test_serve_runs_uvicorn_with_the_single_write_protocol(
 ) -> None:
     ran: dict[str, Any] = {}
     monkeypatch.setattr("uvicorn.run", lambda *args, **kwargs: ran.update(kwargs))
-    assert 0 == cli_main(["serve", "--db", f"sqlite:///{tmp_path}/x.db", "--port", "8799"])
+    port = str(free_port())  # serve checks that it can listen there before it says so
+    assert 0 == cli_main(["serve", "--db", f"sqlite:///{tmp_path}/x.db", "--port", port])
     assert SingleWriteProtocol is ran["http"]

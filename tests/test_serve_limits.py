@@ -13,6 +13,7 @@ from events_calendar.http.limits import HttpLimits
 from events_calendar.http.server import environment, limits_from_environment
 from events_calendar.http.throttle import SignInLimits
 from events_calendar.settings import Settings
+from test_serve_smoke import free_port
 
 
 @pytest.fixture
@@ -37,7 +38,7 @@ def test_serve_passes_its_options_on(clean_environment: None) -> None:
     """``--max-body``, the sign-in options and ``--read-threads`` reach the served app's
     environment."""
     argv = ["serve", "--db", "memory://", "--max-body", "2048", "--sign-in-failures-per-login", "4"]
-    argv += ["--read-threads", "3"]
+    argv += ["--read-threads", "3", "--port", str(free_port())]
     with mock.patch("uvicorn.run"):
         assert 0 == main(argv)
     expected = HttpLimits(max_body=2048, sign_ins=SignInLimits(per_login=4), read_threads=3)

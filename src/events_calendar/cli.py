@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -108,6 +109,7 @@ def _serve(args: argparse.Namespace) -> None:
     limits = _limits(args)
     url = args.db or default_url()
     _open(url, settings).close()  # fail fast, with one line, on a bad database or zone
+    _check_listening(args.host, args.port)
     os.environ.update(server.environment(url, settings, args.base_path, args.vendor, limits))
     base = f"http://{args.host}:{args.port}{args.base_path.rstrip('/')}/{args.vendor}/events/v1"
     print(f"Serving {url} at {base}/", flush=True)
@@ -123,6 +125,30 @@ def _serve(args: argparse.Namespace) -> None:
         log_level="warning",
         access_log=False,
     )
+
+
+def _check_listening(host: str, port: int) -> None:
+    """Fail with one line, before the banner, when ``host:port`` cannot be listened on (taken
+    by another server, or an address this machine does not have)."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as error:
+        raise _Fail(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+
+
+def _port(value: str) -> int:
+    """``--port``: a TCP port number (0: one the system picks)."""
+    if not value.isdigit() or not 0 <= int(value) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {value!r}")
+    return int(value)
+
+
+def _base_path(value: str) -> str:
+    """``--base-path``: where the API is mounted, an absolute path (``/wp-json``)."""
+    if not value.startswith("/"):
+        raise argparse.ArgumentTypeError(f"the base path starts with '/' (/wp-json), not {value!r}")
+    return value
 
 
 def _users_add(args: argparse.Namespace) -> None:
@@ -146,8 +172,9 @@ def _users_remove(args: argparse.Namespace) -> None:
 
 def _users_token(args: argparse.Namespace) -> None:
     with _open(args.db) as cal:
+        token = cal.users.issue_token(args.login)  # an unknown login fails before any output
         print(f"Bearer token for {args.login!r}:")
-        print(cal.users.issue_token(args.login))
+        print(token)
 
 
 def _migrate(args: argparse.Namespace) -> None:
@@ -172,6 +199,8 @@ def _copy(args: argparse.Namespace) -> None:
 
     if args.source == args.target:
         raise _Fail("--from and --to name the same database")
+    if _new_sqlite_file(args.source) is not None:  # opening it would make an empty one
+        raise _Fail(f"--from: there is no database at {args.source!r}")
     with _open(args.source) as source, _open(args.target) as target:
         counts = copy_calendar(source.backend, target.backend)
     print(
@@ -346,11 +375,11 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the tribe/events/v1 REST API")
     serve.add_argument("--db", help=db_help)
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--per-page", type=int, default=10, help="default page size")
     serve.add_argument("--max-per-page", type=int, default=50, help="largest page size")
     serve.add_argument("--timezone", default="UTC", help="the calendar's time zone")
-    serve.add_argument("--base-path", default="/wp-json")
+    serve.add_argument("--base-path", type=_base_path, default="/wp-json")
     serve.add_argument("--vendor", default="tribe")
     serve.add_argument("--workers", type=int, default=1)
     serve.add_argument(

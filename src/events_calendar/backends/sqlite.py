@@ -323,6 +323,16 @@ class SQLiteEngine(Engine):
                 isolation_level=None,
                 timeout=BUSY_TIMEOUT_SECONDS,
             )
+        try:  # the first statements read the file: one that is no database is refused here
+            with translating(_ERRORS, self._name):
+                self._set_up(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    def _set_up(self, connection: sqlite3.Connection, *, cache_kib: int, mmap_bytes: int) -> None:
+        """A new connection's functions and settings."""
         connection.create_function("fold", 1, _fold, deterministic=True)
         connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
         connection.execute("PRAGMA foreign_keys = ON")
@@ -336,7 +346,6 @@ class SQLiteEngine(Engine):
             # calendar's indexes thrash that cache on every bulk batch and every count.
             connection.execute(f"PRAGMA cache_size = -{cache_kib}")
             connection.execute(f"PRAGMA mmap_size = {mmap_bytes}")
-        return connection
 
     @contextmanager
     def _writer_alone(self) -> Iterator[sqlite3.Connection]:

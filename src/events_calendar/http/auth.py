@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import binascii
 
 from starlette.requests import Request
 
@@ -11,7 +10,18 @@ from ..calendar import Calendar
 from ..errors import AuthenticationFailed
 from ..records import User
 
-__all__ = ["authenticate"]
+__all__ = ["authenticate", "basic_credentials"]
+
+
+def basic_credentials(value: str) -> tuple[str, str] | None:
+    """The login and password of ``Basic`` credentials (what follows the scheme), ``None``
+    when they cannot be read: not base64 (non-ASCII characters included: a header's bytes
+    reach us as Latin-1), or not UTF-8 once decoded."""
+    try:
+        login, _, password = base64.b64decode(value.strip()).decode().partition(":")
+    except ValueError:  # binascii.Error, UnicodeDecodeError and a non-ASCII str alike
+        return None
+    return login, password
 
 
 def authenticate(calendar: Calendar, request: Request) -> User | None:
@@ -24,14 +34,13 @@ def authenticate(calendar: Calendar, request: Request) -> User | None:
     if scheme == "bearer" and value.strip():
         return calendar.users.verify_token(value.strip())
     if scheme == "basic":
-        try:
-            login, _, password = base64.b64decode(value.strip()).decode().partition(":")
-        except (binascii.Error, UnicodeDecodeError):
+        credentials = basic_credentials(value)
+        if credentials is None:
             raise AuthenticationFailed(
                 "The Authorization header is not valid Basic credentials.",
                 code="incorrect_password",
-            ) from None
-        return calendar.users.verify_password(login, password)
+            )
+        return calendar.users.verify_password(*credentials)
     raise AuthenticationFailed(
         "Send 'Authorization: Basic <login:application password>' or "
         "'Authorization: Bearer <token>'.",

@@ -20,8 +20,6 @@ run uvicorn with ``--proxy-headers`` so that the peer is the real client.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import math
 import time
 from collections import OrderedDict, deque
@@ -30,6 +28,8 @@ from collections.abc import Callable
 import attrs
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .auth import basic_credentials
 
 __all__ = ["FailedSignIns", "SignInLimits", "SignInThrottle"]
 
@@ -123,10 +123,8 @@ def basic_login(header: str) -> str | None:
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "basic":
         return None
-    try:
-        return base64.b64decode(value.strip()).decode().partition(":")[0]
-    except (binascii.Error, UnicodeDecodeError):
-        return None
+    credentials = basic_credentials(value)
+    return None if credentials is None else credentials[0]
 
 
 class SignInThrottle:
