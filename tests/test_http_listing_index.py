@@ -8,8 +8,9 @@ from datetime import date, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from events_calendar.http.cache_tags import Listing, NewEvents, Shown
+from events_calendar.http.cache_tags import Listing, NewEvents, Shown, _folded
 from events_calendar.http.listing_index import ListingIndex
+from events_calendar.queries import fold
 
 WORDS = ["jazz", "rock", "folk"]
 KINDS = ["none", "word", "venues", "organizers", "terms"]
@@ -145,3 +146,17 @@ def test_windows_meet_new_events_across_month_ends() -> None:
                 new = NewEvents([event])
                 left_out = set(windows) - index.may_show(new)
                 assert all(new(listing) for listing in left_out), (event, left_out)
+
+
+@given(
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=40),
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789", min_size=1, max_size=4),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=40),
+)
+def test_a_word_the_search_finds_is_in_the_folded_text(before: str, word: str, after: str) -> None:
+    """Whatever surrounds a one-word search's word in an event's text (accents, other
+    scripts, compatibility characters), the text a catch-up judges still holds the word, so
+    a list that search keeps is never spared: folding may find more, never less."""
+    text = before + word + after
+    assert fold(word) in fold(text)  # what the search itself would find
+    assert fold(word) in _folded(text)
