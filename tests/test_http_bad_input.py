@@ -218,3 +218,44 @@ def test_a_raw_byte_that_is_not_utf8_in_a_query_string_is_no_500(
     first, again = asyncio.run(ask()), asyncio.run(ask())
     assert 200 == first[0]
     assert first == again
+
+
+@pytest.mark.parametrize("path", ["/events", "/events.ics", "/venues", "/categories", "/tags"])
+@pytest.mark.parametrize("raw", ["%ff", "caf%e9", "%ed%a0%80"])
+def test_a_query_that_is_not_utf8_is_a_400_naming_it(site: Site, path: str, raw: str) -> None:
+    """A percent-encoded byte that is not UTF-8 (a Latin-1 ``é``, an encoded lone surrogate)
+    is refused on every route, rather than read as U+FFFD on some of them."""
+    response = site.get(f"{path}?search={raw}")
+    assert (400, "rest_invalid_param", ["search"]) == answer(response)
+
+
+def test_a_form_body_that_is_not_utf8_writes_nothing(site: Site) -> None:
+    """A form-encoded title of bytes that are not UTF-8 is a 400 naming it; nothing stored."""
+    before = site.get("/events").json()["total"]
+    response = site.post(
+        "/events",
+        content=b"title=%ff%fe&start_date=2031-01-01&end_date=2031-01-02",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        as_="admin",
+    )
+    assert ((400, "rest_invalid_param", ["title"]), before) == (
+        answer(response),
+        site.get("/events").json()["total"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("multipart/form-data", b"junk"),
+        ("multipart/form-data; boundary=", b"junk"),
+        ("application/x-www-form-urlencoded", b"&".join([b"a=1"] * 1001)),
+    ],
+    ids=["no boundary", "empty boundary", "too many fields"],
+)
+def test_a_malformed_form_body_is_a_typed_400(site: Site, content_type: str, body: bytes) -> None:
+    """A form body the parser cannot read is the JSON error naming the body, not plain text."""
+    response = site.post(
+        "/events", content=body, headers={"Content-Type": content_type}, as_="admin"
+    )
+    assert (400, "rest_invalid_param", ["body"]) == answer(response)
