@@ -5,6 +5,7 @@ a large body, a connection the client closes)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import socket
 import struct
@@ -236,3 +237,23 @@ def test_serve_runs_uvicorn_with_the_single_write_protocol(
     port = str(free_port())  # serve checks that it can listen there before it says so
     assert 0 == cli_main(["serve", "--db", f"sqlite:///{tmp_path}/x.db", "--port", port])
     assert SingleWriteProtocol is ran["http"]
+
+
+@pytest.mark.parametrize("size", [9_000, 70_000, 1_000_000])
+def test_a_url_too_long_for_the_parser_is_the_apps_414(calendar: ec.Calendar, size: int) -> None:
+    """Past 64 KiB uvicorn's parser cannot read a URL and answered a plain-text 400; the
+    protocol answers what the app answers any URL over ``--max-url``: 414, in JSON. (Sent
+    by hand: httpx refuses to send such a URL.)"""
+    app = create_app(calendar)
+    with serving(app, http=SingleWriteProtocol, ws="none") as port:
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            target = f"{API}/events?search={'a' * size}"
+            sock.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            ((status, headers, body),) = read_answers(sock, ["GET"])
+        after = httpx.get(f"http://127.0.0.1:{port}{API}/events", timeout=10)
+    assert (b"HTTP/1.1 414", "application/json; charset=UTF-8", "rest_url_too_long", 200) == (
+        status[:12],
+        headers["content-type"],
+        json.loads(body)["code"],
+        after.status_code,
+    )

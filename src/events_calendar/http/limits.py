@@ -139,21 +139,23 @@ class RequestLimits:
                 return b"".join(chunks)
 
 
-async def _refuse(send: Send, status: int, code: str, why: str) -> None:
+def refusal(status: int, code: str, why: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of a refusal for its size: 414 for a URL, 413 for a body. The
+    server's protocol sends the same for a URL too long for its parser (``http.protocol``)."""
     message = "Request URI too long." if status == 414 else "Request body too large."
     body = json.dumps(
         {"code": code, "message": message, "data": {"status": status}}, separators=(",", ":")
     ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json; charset=UTF-8"),
-                (b"content-length", str(len(body)).encode()),
-                (b"x-events-calendar-hint", why.encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", b"application/json; charset=UTF-8"),
+        (b"content-length", str(len(body)).encode()),
+        (b"x-events-calendar-hint", why.encode()),
+        (b"connection", b"close"),
+    ]
+    return headers, body
+
+
+async def _refuse(send: Send, status: int, code: str, why: str) -> None:
+    headers, body = refusal(status, code, why)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -22,7 +22,9 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-__all__ = ["SEND_AT_BYTES", "GatheringTransport", "SingleWriteProtocol"]
+from .limits import refusal
+
+__all__ = ["PARSEABLE_URL", "SEND_AT_BYTES", "GatheringTransport", "SingleWriteProtocol"]
 
 #: Kept bytes that are sent without waiting for the end of the turn.
 SEND_AT_BYTES = 256 * 1024
@@ -110,8 +112,27 @@ class GatheringTransport(asyncio.Transport):
         return self._transport.get_write_buffer_limits()
 
 
+#: The longest URL ``httptools`` can parse: its offsets are 16-bit.
+PARSEABLE_URL = 65535
+
+
 class SingleWriteProtocol(HttpToolsProtocol):
-    """uvicorn's ``httptools`` protocol, writing through a ``GatheringTransport``."""
+    """uvicorn's ``httptools`` protocol, writing through a ``GatheringTransport``; a URL too
+    long for its parser is answered as the app answers any URL over ``--max-url``."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(GatheringTransport(transport, self.loop))
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's plain-text 400 for a request its parser refused, except for a URL past
+        what the parser can read: the app's 414 ``rest_url_too_long`` (``limits``), which a
+        shorter URL over the limit gets too."""
+        if len(self.url) <= PARSEABLE_URL:
+            super().send_400_response(msg)
+            return
+        headers, body = refusal(414, "rest_url_too_long", "send a shorter URL")
+        lines = [b"HTTP/1.1 414 URI Too Long\r\n"]
+        for name, value in [*self.server_state.default_headers, *headers]:
+            lines.append(name + b": " + value + b"\r\n")
+        self.transport.write(b"".join([*lines, b"\r\n", body]))
+        self.transport.close()
