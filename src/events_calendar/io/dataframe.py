@@ -140,10 +140,6 @@ def _type_name(declared: Any) -> str:
     return declared.__name__ if isinstance(declared, type) else str(declared)
 
 
-def _plain(value: Any) -> Any:
-    return value.value if isinstance(value, Enum) else value
-
-
 def _plain_column(values: list[Any]) -> list[Any]:
     """A column's enum members (statuses) as their values; other columns as they are,
     looked at by type only (a pass in C rather than a test per cell)."""
