@@ -76,6 +76,7 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
         (5, "link_listing_index"),
         (6, "category_branch_counts"),
         (7, "calendar_identity"),
+        (8, "search_indexes_fold_as_python"),
     ] == _versions(engine)
     engine.close()
 
@@ -83,11 +84,11 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
 def test_newer_schema_refuses_to_open(fresh: TestDatabase) -> None:
     """A database migrated by a newer version is refused with a clear message."""
     engine = PostgresEngine(fresh.url)
-    engine.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [8, "future"])
+    engine.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [9, "future"])
     engine.close()
     with pytest.raises(
         StorageUnavailable,
-        match=r"schema is at version 8, newer than this events-calendar knows \(version 7\)",
+        match=r"schema is at version 9, newer than this events-calendar knows \(version 8\)",
     ):
         PostgresEngine(fresh.url)
 

@@ -29,7 +29,7 @@ from psycopg_pool import ConnectionPool
 from ..changes import ANYTHING
 from ..errors import StorageUnavailable
 from ..records import Kind
-from .postgres_schema import BULK_LOAD_SETTING, MIGRATIONS, Migration, search_text
+from .postgres_schema import BULK_LOAD_SETTING, MIGRATIONS, Migration, fold, search_text
 from .sql.dialect import Dialect, Fragment
 from .sql.engine import Engine, Result
 from .sql.errors import DriverErrors, translating
@@ -103,7 +103,7 @@ class PostgresDialect(Dialect):
     primary_key = "BIGINT PRIMARY KEY"
 
     def fold(self, expr: str) -> str:
-        return f"lower({expr})"
+        return fold(expr)
 
     def by_code_point(self, expr: str) -> str:
         return expr + ' COLLATE "C"'

@@ -3,7 +3,7 @@
 Every table's columns come from the shared schema (``sql.schema``), so a record field is
 declared once. Beside the tables, PostgreSQL gets what makes every filter an index lookup:
 B-tree indexes on instants, statuses and link targets, and ``pg_trgm`` GIN indexes on the
-case-folded text a search reads (the same ``lower(...)`` expressions ``PostgresDialect``
+case-folded text a search reads (the same ``search_text`` expressions ``PostgresDialect``
 writes, so the planner matches them). Triggers keep each term's ``count`` and the one-row
 ``data_generation`` counter current, in the writer's own transaction.
 
@@ -36,7 +36,15 @@ from .sql.category_tree import (
 from .sql.schema import LINKS, LISTING_KEY, TABLES, Column, Link, columns
 from .sql.window_counts import KEY_COLUMNS, add_events, add_links, counted_links, create_tables
 
-__all__ = ["BULK_LOAD_SETTING", "DATA_TABLES", "MIGRATIONS", "Migration", "search_text"]
+__all__ = [
+    "BULK_LOAD_SETTING",
+    "DATA_TABLES",
+    "FOLDING",
+    "MIGRATIONS",
+    "Migration",
+    "fold",
+    "search_text",
+]
 
 _TYPES: dict[type, str] = {bool: "BOOLEAN", int: "BIGINT", str: "TEXT"}
 
@@ -50,11 +58,27 @@ class Migration:
     statements: Callable[[], list[str]]
 
 
+#: The collation whose ``lower()`` folds text exactly as ``str.lower`` does (ICU's full
+#: lowercase mapping: the dotted capital I to two characters, a word-final sigma to ``ς``);
+#: the database's own (libc's, one letter at a time) differs on both.
+FOLDING = '"und-x-icu"'
+
+
+def fold(expr: str) -> str:
+    """SQL for ``expr`` folded as ``queries.fold`` folds Python text."""
+    return f"lower(({expr}) COLLATE {FOLDING})"
+
+
 def search_text(fields: tuple[str, ...] | list[str], alias: str = "") -> str:
     """The text a search reads: ``fields`` joined by newlines, case-folded. The trigram index
     and the dialect's search clause both spell it with this function, so they match."""
     prefix = f"{alias}." if alias else ""
-    return "lower(" + " || chr(10) || ".join(f'{prefix}"{f}"' for f in fields) + ")"
+    return fold(" || chr(10) || ".join(f'{prefix}"{f}"' for f in fields))
+
+
+def _lowered(fields: tuple[str, ...] | list[str]) -> str:
+    """The text the search indexes of migration 1 read (folded by the database's collation)."""
+    return "lower(" + " || chr(10) || ".join(f'"{f}"' for f in fields) + ")"
 
 
 def _column(column: Column) -> str:
@@ -147,14 +171,14 @@ def _initial() -> list[str]:
         "CREATE INDEX organizers_published ON organizers (published, id)",
         "CREATE INDEX categories_parent ON categories (parent)",
         "CREATE INDEX events_search ON events"
-        f" USING gin ({search_text(EVENT_SEARCH_FIELDS)} gin_trgm_ops)",
+        f" USING gin ({_lowered(EVENT_SEARCH_FIELDS)} gin_trgm_ops)",
     ]
     linked: tuple[Kind, ...] = ("venue", "organizer")
     for kind in linked:
         table, fields = TABLES[kind], LINKED_SEARCH_FIELDS[kind]
         sql += [
             f'CREATE INDEX "{table}_search_{field}" ON "{table}"'
-            f" USING gin ({search_text([field])} gin_trgm_ops)"
+            f" USING gin ({_lowered([field])} gin_trgm_ops)"
             for field in fields
         ]
     for link in LINKS.values():
@@ -499,6 +523,24 @@ def _calendar_identity() -> list[str]:
     ]
 
 
+def _search_indexes_fold_as_python() -> list[str]:
+    """The search indexes read text folded by ICU (``FOLDING``), as the searches now compare
+    it: the database's ``lower()`` left a search for ``İstanbul`` or a word-final ``Σ``
+    finding other events than on memory or SQLite."""
+    indexes = [("events_search", "events", EVENT_SEARCH_FIELDS)]
+    for kind in ("venue", "organizer"):
+        table = TABLES[kind]
+        indexes += [(f"{table}_search_{f}", table, (f,)) for f in LINKED_SEARCH_FIELDS[kind]]
+    return [
+        statement
+        for name, table, fields in indexes
+        for statement in (
+            f'DROP INDEX "{name}"',
+            f'CREATE INDEX "{name}" ON "{table}" USING gin ({search_text(fields)} gin_trgm_ops)',
+        )
+    ]
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _initial),
     Migration(2, "import_keys", _import_keys),
@@ -507,4 +549,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "link_listing_index", _link_listing_index),
     Migration(6, "category_branch_counts", _category_branch_counts),
     Migration(7, "calendar_identity", _calendar_identity),
+    Migration(8, "search_indexes_fold_as_python", _search_indexes_fold_as_python),
 )

@@ -40,6 +40,7 @@ from .sql.store import SQLStore
 from .sql.window_counts import count_events, raise_counts
 from .sqlite_checkpoint import KEPT_LOG_BYTES, Checkpointer
 from .sqlite_schema import (
+    INDEX_EVENTS_BETWEEN,
     JOURNAL_INSERT_TRIGGERS,
     MIGRATION_SET,
     MIGRATIONS_TABLE,
@@ -48,6 +49,7 @@ from .sqlite_schema import (
     STEPS,
     WINDOW_COUNT_TRIGGERS,
     migrations,
+    refold_search_indexes,
 )
 from .sqlite_search_merge import SearchMerges
 
@@ -396,6 +398,7 @@ class SQLiteEngine(Engine):
             )
         if not known.issubset(applied):
             migrations().apply(self.db)
+        refold_search_indexes(self._writer.execute)
 
     def _applied_migrations(self) -> list[str]:
         """The names of the migrations applied to the file, in the order they were, read
@@ -667,11 +670,7 @@ class SQLiteBackend(SQLStore):
         default afterwards, so later writes index as ever.
         """
         self.engine.execute(_FTS_HASH_SETTING, [_FTS_LOAD_HASH])
-        self.engine.execute(
-            "INSERT INTO events_fts(rowid, title, excerpt, description)"
-            " SELECT id, title, excerpt, description FROM events WHERE id BETWEEN ? AND ?",
-            [first, last],
-        )
+        self.engine.execute(INDEX_EVENTS_BETWEEN, [first, last])
         if empty:
             self.engine.execute("INSERT INTO events_fts(events_fts) VALUES ('optimize')")
         self.engine.execute(_FTS_HASH_SETTING, [_FTS_DEFAULT_HASH])
@@ -748,9 +747,5 @@ class SQLiteBackend(SQLStore):
         first, last = min(ids), max(ids)
         self.engine.execute("INSERT INTO fts_deferred VALUES (?, ?)", [first, last])
         yield
-        self.engine.execute(
-            "INSERT INTO events_fts(rowid, title, excerpt, description)"
-            " SELECT id, title, excerpt, description FROM events WHERE id BETWEEN ? AND ?",
-            [first, last],
-        )
+        self.engine.execute(INDEX_EVENTS_BETWEEN, [first, last])
         self.engine.execute("DELETE FROM fts_deferred")

@@ -20,6 +20,8 @@ of it.
 from __future__ import annotations
 
 import functools
+import sqlite3
+import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
     from sqlite_utils.migrations import Migrations
 
 __all__ = [
+    "INDEX_EVENTS_BETWEEN",
     "JOURNAL_INSERT_TRIGGERS",
     "LINK_TABLES",
     "MIGRATIONS_TABLE",
@@ -55,6 +58,7 @@ __all__ = [
     "STEPS",
     "WINDOW_COUNT_TRIGGERS",
     "migrations",
+    "refold_search_indexes",
 ]
 
 #: Event link field -> (link table, column naming the linked record), as the migrations
@@ -696,6 +700,46 @@ def _search_indexes_merged_in_the_background(db: Database) -> None:
         db.execute(f"INSERT INTO [{fts}]([{fts}], rank) VALUES ('automerge', 0)")
 
 
+#: Each search index's table and the fields it holds (the order of its columns).
+_SEARCHED: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("events", EVENT_SEARCH_FIELDS),
+    *((TABLES[kind], LINKED_SEARCH_FIELDS[kind]) for kind in ("venue", "organizer")),
+)
+#: The table recording which Unicode version folded the indexed text (migration 0016).
+_FOLDED_BY = "search_fold"
+
+
+def _folded(fields: tuple[str, ...], ref: str) -> str:
+    """The values a search index holds for the row ``ref``: each field folded by ``fold``,
+    the SQL function every connection registers (``queries.fold``), so that the index reads
+    the very letters the searches of every backend compare."""
+    return ", ".join(f"fold({ref}.[{f}])" for f in fields)
+
+
+def _fill(table: str, fields: tuple[str, ...]) -> str:
+    """The statement indexing every row of ``table`` not waiting for its index."""
+    names = ", ".join(f"[{f}]" for f in fields)
+    pending = f" WHERE t.id NOT IN (SELECT id FROM {p})" if (p := _pending(table)) else ""
+    return (
+        f"INSERT INTO [{table}_fts](rowid, {names})"
+        f" SELECT t.id, {_folded(fields, 't')} FROM [{table}] t{pending}"
+    )
+
+
+def _pending(table: str) -> str | None:
+    from .sqlite import SEARCH_PENDING
+
+    return SEARCH_PENDING.get(table)
+
+
+#: Index the events with ids between two parameters (a bulk load's or a batch's).
+INDEX_EVENTS_BETWEEN = (
+    f"INSERT INTO events_fts(rowid, {', '.join(f'[{f}]' for f in EVENT_SEARCH_FIELDS)})"
+    f" SELECT e.id, {_folded(EVENT_SEARCH_FIELDS, 'e')} FROM events e"
+    " WHERE e.id BETWEEN ? AND ?"
+)
+
+
 @_migration("0015_search_merges_take_sixteen_segments")
 def _search_merges_take_sixteen_segments(db: Database) -> None:
     """A merge of the search indexes takes sixteen segments of a level, not four, and a
@@ -705,3 +749,88 @@ def _search_merges_take_sixteen_segments(db: Database) -> None:
     for fts in SEARCH_INDEXES:
         for setting, value in (("usermerge", LEVEL_SEGMENTS), ("crisismerge", CRISIS_SEGMENTS)):
             db.execute(f"INSERT INTO [{fts}]([{fts}], rank) VALUES (?, ?)", [setting, value])
+
+
+@_migration("0016_search_indexes_hold_folded_text")
+def _search_indexes_hold_folded_text(db: Database) -> None:
+    """The search indexes hold each field folded as ``queries.fold`` folds it, and compare
+    it letter for letter (``case_sensitive 1``).
+
+    They held the text as written and folded it with FTS5's own tables (an older Unicode's
+    simple case folding): a search the index answered then differed from the same search on
+    memory or PostgreSQL, or on SQLite's own ``instr`` path, for about 140 letters, the
+    Turkish dotted ``İ``, Cherokee and the Greek final sigma among them. A folded index can
+    only be filled by this library (the text is not the table's), so the indexes become
+    contentless and ``refold_search_indexes`` fills them; the Unicode version that folded
+    them is kept, since a 'delete' must give FTS5 exactly what it indexed.
+    """
+    from .sqlite import SEARCH_BATCH
+
+    for table, fields in _SEARCHED:
+        fts = f"{table}_fts"
+        names = ", ".join(f"[{f}]" for f in fields)
+        for action in ("insert", "update", "delete"):
+            if (table, action) != ("events", "insert"):  # that one only notes the event
+                db.execute(f"DROP TRIGGER [{fts}_{action}]")
+        db.execute(f"DROP TABLE [{fts}]")
+        db.execute(
+            f"CREATE VIRTUAL TABLE [{fts}] USING fts5({names}, content='',"
+            " tokenize='trigram case_sensitive 1')"
+        )
+        db.execute(f"INSERT INTO [{fts}]([{fts}], rank) VALUES ('automerge', 0)")
+        for setting, value in (("usermerge", LEVEL_SEGMENTS), ("crisismerge", CRISIS_SEGMENTS)):
+            db.execute(f"INSERT INTO [{fts}]([{fts}], rank) VALUES (?, ?)", [setting, value])
+        delete = (
+            f"INSERT INTO [{fts}]([{fts}], rowid, {names})"
+            f" SELECT 'delete', old.id, {_folded(fields, 'old')}"
+        )
+        insert = f"INSERT INTO [{fts}](rowid, {names}) VALUES (new.id, {_folded(fields, 'new')})"
+        pending = _pending(table)
+        if pending is None:
+            db.execute(
+                f"CREATE TRIGGER [{fts}_insert] AFTER INSERT ON [{table}] BEGIN {insert}; END"
+            )
+            db.execute(
+                f"CREATE TRIGGER [{fts}_delete] AFTER DELETE ON [{table}] BEGIN {delete}; END"
+            )
+            db.execute(
+                f"CREATE TRIGGER [{fts}_update] AFTER UPDATE OF {names} ON [{table}]"
+                f" BEGIN {delete}; {insert}; END"
+            )
+            continue
+        indexed = f"NOT EXISTS (SELECT 1 FROM {pending} WHERE id = {{}}.id)"
+        db.execute(f"DROP TRIGGER [{pending}_batch]")
+        db.execute(
+            f"CREATE TRIGGER [{fts}_update] AFTER UPDATE OF {names} ON [{table}]"
+            f" WHEN {indexed.format('new')} BEGIN {delete}; {insert}; END"
+        )
+        db.execute(
+            f"CREATE TRIGGER [{fts}_delete] AFTER DELETE ON [{table}] BEGIN"
+            f" {delete} WHERE {indexed.format('old')}; DELETE FROM {pending} WHERE id = old.id;"
+            " END"
+        )
+        db.execute(
+            f"CREATE TRIGGER {pending}_batch AFTER INSERT ON {pending}"
+            f" WHEN (SELECT count(*) FROM {pending}) >= {SEARCH_BATCH} BEGIN"
+            f" INSERT INTO [{fts}](rowid, {names}) SELECT t.id, {_folded(fields, 't')}"
+            f" FROM [{table}] t WHERE t.id IN (SELECT id FROM {pending}); DELETE FROM {pending};"
+            " END"
+        )
+    db.execute(f"CREATE TABLE {_FOLDED_BY} (unicode TEXT NOT NULL)")
+    db.execute(f"INSERT INTO {_FOLDED_BY} (unicode) VALUES ('')")
+    refold_search_indexes(db.execute)
+
+
+def refold_search_indexes(execute: Callable[..., sqlite3.Cursor]) -> bool:
+    """Fill the search indexes afresh if the text in them was folded by another Unicode
+    version than this Python's (``str.lower`` maps letters a newer Unicode added); whether
+    they were. ``execute(sql, params)`` runs a statement in the caller's transaction."""
+    version = unicodedata.unidata_version
+    folded_by = execute(f"SELECT unicode FROM {_FOLDED_BY}").fetchone()[0]
+    if folded_by == version:
+        return False
+    for table, fields in _SEARCHED:
+        execute(f"INSERT INTO [{table}_fts]([{table}_fts]) VALUES ('delete-all')")
+        execute(_fill(table, fields))
+    execute(f"UPDATE {_FOLDED_BY} SET unicode = ?", [version])
+    return True

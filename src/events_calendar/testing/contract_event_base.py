@@ -13,6 +13,8 @@ import events_calendar as ec
 from .base import ContractBase
 
 __all__ = [
+    "FOLDING_TEXTS",
+    "FOLDING_WORDS",
     "RANGE",
     "CalendarWith",
     "EventContractBase",
@@ -24,6 +26,33 @@ __all__ = [
 ]
 #: The recordings' "2031-2032" window (the default window ends in 2028).
 RANGE: dict[str, Any] = {"start_date": "2031-01-01", "end_date": "2032-12-31"}
+
+#: Text whose letters fold unlike ASCII's (``str.lower`` against older or simpler tables: the
+#: dotted capital I lowers to two characters, a capital sigma to ``ς`` at a word's end, the
+#: Cherokee capitals and Greek symbol letters are folded by some tables and not others), and
+#: searches for them written every way.
+FOLDING_TEXTS: tuple[str, ...] = (
+    "İstanbul nights",
+    "ΟΔΟΣ party",
+    "οδοσ gala",
+    "ᏣᎳᎩ stories",
+    "ϐeta jazz",
+    "Straße fest",
+)
+FOLDING_WORDS: tuple[str, ...] = (
+    "istanbul",
+    "İstanbul",
+    "i̇stanbul",
+    "ΟΔΟΣ",
+    "οδος",
+    "οδοσ",
+    "ᏣᎳᎩ",
+    "ꮳꮃꭹ",
+    "ϐeta",
+    "βeta",
+    "straße",
+    "strasse",
+)
 
 CalendarWith = Callable[[ec.Settings], ec.Calendar]
 

@@ -10,7 +10,10 @@ from events_calendar.errors import (
     PageNotFound,
 )
 
+from ..queries import fold
 from .contract_event_base import (
+    FOLDING_TEXTS,
+    FOLDING_WORDS,
     RANGE,
     CalendarWith,
     EventContractBase,
@@ -281,6 +284,28 @@ class EventListContract(EventContractBase):
         """A search matching nothing gives an empty page (evlist_search_none)."""
         self.add_event(cal)
         assert [] == titles(cal.events.list(search="zzzz-no-match", **RANGE))
+
+    @pytest.mark.parametrize("word", FOLDING_WORDS)
+    def test_search_folds_every_letter_as_str_lower(self, cal: ec.Calendar, word: str) -> None:
+        """Text and words are compared as ``str.lower`` folds them, letter for letter, on
+        every backend, whether the text index or a direct read answers: the Turkish dotted
+        capital I, a final sigma, Cherokee and Greek symbol letters included."""
+        cal.events.bulk_create(  # indexed at the load's end
+            [
+                {"title": f"{text} (indexed)", "start_date": "2031-06-15 19:00",
+                 "end_date": "2031-06-15 21:00"}
+                for text in FOLDING_TEXTS
+            ]
+        )  # fmt: skip
+        for text in FOLDING_TEXTS:  # waiting for the index, on SQLite
+            self.add_event(cal, f"{text} (new)", "2031-06-16 19:00", "2031-06-16 21:00")
+        expected = [
+            f"{text} ({how})"
+            for how in ("indexed", "new")
+            for text in FOLDING_TEXTS
+            if fold(word) in fold(text)
+        ]
+        assert expected == titles(cal.events.list(search=word, per_page=50, **RANGE))
 
     # == list: categories and tags ===========================================================
 
