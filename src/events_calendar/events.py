@@ -100,12 +100,7 @@ class EventCollection(PostCollection[Event]):
         recordings of 6.17.1 (``del_ev_read_admin``: 200, ``del_ev_read_anon``: 403
         ``event-not-accessible``) show it is no longer reached, and the recordings win.
         """
-        if not self._ctx.actor.can_read(record.author, record.status):
-            raise Forbidden(
-                "This event is not accessible to you: its status is "
-                f"'{record.status.value}', which only editors and its author may read.",
-                code="event-not-accessible",
-            )
+        super()._check_readable(record, password, edit=edit)
         if not self._unlocked(record, password, edit=edit):
             raise Forbidden(
                 "This event is not accessible without a password: send its password, or "

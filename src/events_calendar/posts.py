@@ -115,9 +115,9 @@ class PostCollection(Generic[P]):
     def _check_readable(self, record: P, password: str | None, *, edit: bool = False) -> None:
         actor = self._ctx.actor
         if not actor.can_read(record.author, record.status):
-            raise Forbidden(
-                f"This {self.kind} is not accessible to you: its status is "
-                f"'{record.status.value}', which only editors and its author may read.",
+            raise Forbidden(  # its status unsaid: the caller may not know it
+                f"This {self.kind} is not accessible to you: until it is published, only "
+                "editors and its author may read it.",
                 code=error_code(self.kind, "not-accessible"),
             )
 
