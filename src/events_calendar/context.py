@@ -139,8 +139,12 @@ class Context:
     def require(self, allowed: bool, action: str) -> None:
         """Raise ``Forbidden`` (401 for anonymous callers) unless ``allowed``."""
         if not allowed:
-            who = "anonymous callers" if self.actor.anonymous else "your role"
-            raise Forbidden(f"Sorry, {who} may not {action}.", anonymous=self.actor.anonymous)
+            raise self.refusal(action)
+
+    def refusal(self, action: str) -> Forbidden:
+        """The error refusing the caller ``action`` (a phrase: "edit this event")."""
+        who = "anonymous callers" if self.actor.anonymous else "your role"
+        return Forbidden(f"Sorry, {who} may not {action}.", anonymous=self.actor.anonymous)
 
     def get_linked(
         self, cls: type[R], record_ids: Iterable[int], generation: Hashable

@@ -56,6 +56,12 @@ class Actor:
         """Editors and up may touch everyone's records."""
         return self._role_at_least(Role.EDITOR)
 
+    @property
+    def manages_users(self) -> bool:
+        """Administrators (and the full-access calendar) manage users and whatever holds
+        their secrets: a JSON backup, its export and its restore."""
+        return self._role_at_least(Role.ADMINISTRATOR)
+
     def _owns(self, author: int) -> bool:
         return self.user is not None and self.user.id == author
 

@@ -38,11 +38,7 @@ class UserDirectory:
         self._ctx = context
 
     def _require_admin(self) -> None:
-        actor = self._ctx.actor
-        self._ctx.require(
-            actor.system or (actor.user is not None and actor.user.role == Role.ADMINISTRATOR),
-            "manage users",
-        )
+        self._ctx.require(self._ctx.actor.manages_users, "manage users")
 
     def create(
         self,

@@ -194,6 +194,7 @@ def _import_backup(
 ) -> ImportReport:
     """A backup restored exactly into an empty calendar, merged into one with data (by id
     and slug when the backup is of this calendar, by slug when it is another's)."""
+    _require_backup_rights(cal)
     backend = cal.backend
     if any(backend.last_id(family) for family in ("post", "term", "user", "credential")):
         own = snapshot.calendar_identity() == backend.calendar_identity()
@@ -227,12 +228,22 @@ def export_file(
             raise InvalidParameter.one(
                 "format", "a JSON backup holds the whole calendar; filters apply to csv and ics"
             )
+        _require_backup_rights(cal)
         with open(path, "w", encoding="utf-8") as text:
             return write_backup(cal.backend, text)["event"]
     batches = walk_events(cal, filters, progress=progress)
     if fmt == "csv":
         with open(path, "w", encoding="utf-8", newline="") as text:
             return write_csv(cal, batches, text)
+    # As the feed does (``http.feed``): a calendar application would show a protected
+    # event's blanks as its content.
+    shown = ([event for event in batch if not event.locked] for batch in batches)
     with open(path, "wb") as binary:
-        written: int = _ical().write_calendar(cal, batches, binary)
+        written: int = _ical().write_calendar(cal, shown, binary)
     return written
+
+
+def _require_backup_rights(cal: Calendar) -> None:
+    """A backup holds every record whatever its status, the users and their hashed
+    secrets: only those who manage users write or restore one."""
+    cal._context.require(cal.actor.manages_users, "back up or restore a whole calendar")

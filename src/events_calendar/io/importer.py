@@ -212,13 +212,17 @@ def _match(cal: Calendar, kind: Kind, rows: list[_Row], on_conflict: OnConflict)
     """Find each row's record; decide skip, unchanged or the changes an update makes."""
     keys = {row.key for row in rows if row.key is not None}
     found = find_records(cal.backend, kind, keys) if keys else {}
+    actor = cal.actor
     matched: list[tuple[_Row, Record]] = []
     for row in rows:
         record = found.get(row.key) if row.key is not None else None
         if isinstance(record, KeyConflict):
             row.refuse(record.reason)
             continue
-        if record is None:
+        if record is None or not actor.can_read(record.author, record.status):
+            continue  # a record the importer may not read is not found (its own is made)
+        if on_conflict == "update" and not actor.can_edit(kind, record.author, record.status):
+            row.refuse(reason(cal._context.refusal(f"edit this {kind}")))  # as ``update`` does
             continue
         row.match = record.id
         if on_conflict == "skip":
