@@ -220,7 +220,9 @@ class EventFilter:
         if self.search:
             locked = self.locked_search_in_title and event.password
             fields = ("title",) if locked else EVENT_SEARCH_FIELDS
-            text = fold("\n".join(str(getattr(event, f)) for f in fields))
+            # Joined by NUL, which no field or word holds: a word found in no one field is
+            # not found across two (WordPress searches each field on its own).
+            text = fold("\0".join(str(getattr(event, f)) for f in fields))
             return all(word in text for word in self.search)
         return True
 

@@ -120,11 +120,21 @@ class PostgresDialect(Dialect):
         if not words:
             return self.true, []
         groups = [list(fields)] if together else [[field] for field in fields]
-        clauses = [
-            "(" + " AND ".join(f"{search_text(group, alias)} LIKE ?" for _ in words) + ")"
-            for group in groups
-        ]
-        return "(" + " OR ".join(clauses) + ")", [_like(w) for _ in groups for w in words]
+        clauses: list[str] = []
+        params: list[Any] = []
+        for group in groups:
+            tests = []
+            for word in words:
+                # The indexed text joins the fields with a newline (PostgreSQL text holds no
+                # NUL, which memory and SQLite join with): a word holding one is looked for
+                # in each field, so that it is never found across two.
+                each = [[f] for f in group] if "\n" in word and len(group) > 1 else [group]
+                tests.append(
+                    "(" + " OR ".join(f"{search_text(f, alias)} LIKE ?" for f in each) + ")"
+                )
+                params.extend(_like(word) for _ in each)
+            clauses.append("(" + " AND ".join(tests) + ")")
+        return "(" + " OR ".join(clauses) + ")", params
 
 
 def _like(word: str) -> str:

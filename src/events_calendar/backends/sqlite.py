@@ -158,8 +158,9 @@ class SQLiteDialect(Dialect):
         return "(" + " OR ".join(per_field) + ")", params
 
     def _text(self, alias: str, fields: Sequence[str]) -> str:
-        """The fields of a row read as one text, a line apart."""
-        return " || char(10) || ".join(f"{alias}.{self.quote(f)}" for f in fields)
+        """The fields of a row read as one text, NUL apart (as ``EventFilter.matches`` reads
+        them): no field or search word holds a NUL, so no word is found across two fields."""
+        return " || char(0) || ".join(f"{alias}.{self.quote(f)}" for f in fields)
 
     def _every(self, text: str, words: Sequence[str]) -> Fragment:
         """``text`` contains each of ``words`` (at least one), by ``instr``."""

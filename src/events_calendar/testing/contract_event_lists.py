@@ -22,6 +22,8 @@ from .contract_event_base import (
 
 __all__ = ["EventListContract"]
 
+_AT = {"start_date": "2031-06-15 19:00", "end_date": "2031-06-15 21:00"}
+
 
 class EventListContract(EventContractBase):
     """Event lists: date windows, paging, search, categories and tags."""
@@ -306,6 +308,18 @@ class EventListContract(EventContractBase):
             if fold(word) in fold(text)
         ]
         assert expected == titles(cal.events.list(search=word, per_page=50, **RANGE))
+
+    def test_a_search_word_is_never_found_across_two_fields(self, cal: ec.Calendar) -> None:
+        """A word (here one holding a line break) must occur in one field: a title ending
+        with its first half and an excerpt starting with its second do not match it, whether
+        the text index or a direct read answers (WordPress searches each field alone)."""
+        split = {"title": "Gig", "excerpt": "Live", **_AT}
+        whole = {"title": "Set", "description": "gig\nlive", **_AT}
+        cal.events.bulk_create([split, whole])  # indexed at the load's end
+        cal.events.create(**split)  # these two wait for the index, on SQLite
+        cal.events.create(**{**whole, "title": "Set again"})
+        found = titles(cal.events.list(search="gig\nlive", **RANGE))
+        assert ["Set", "Set again"] == found
 
     # == list: categories and tags ===========================================================
 
