@@ -191,6 +191,34 @@ def test_a_key_repeated_in_one_file_is_refused(cal: ec.Calendar) -> None:
     )
 
 
+def test_two_vevents_of_one_uid_are_one_event_described_twice(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """Two VEVENTs sharing a UID (no RECURRENCE-ID) share their ``where`` too: the later is
+    refused all the same, so importing the file again cannot turn one into the other."""
+    path = tmp_path / "shows.ics"
+    path.write_bytes(
+        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n"
+        + b"".join(
+            b"BEGIN:VEVENT\r\nUID:u1\r\nSUMMARY:Show %d\r\nDTSTART:203105%02dT190000Z\r\n"
+            b"DTEND:203105%02dT210000Z\r\nEND:VEVENT\r\n" % (n, n, n)
+            for n in (1, 2)
+        )
+        + b"END:VCALENDAR\r\n"
+    )
+    reports = [cal.import_file(path, partial=True, on_conflict=how) for how in ("skip", "update")]
+    assert [
+        "UID u1: refused: describes the same event as an earlier row of that name (key 'uid:u1')"
+    ] * 2 == [report.refusals[0].line() for report in reports]
+    assert (
+        ["Show 1"],
+        [
+            "created 1, updated 0, unchanged 0, refused 1",
+            "created 0, updated 0, unchanged 1, refused 1",
+        ],
+    ) == (_titles(cal), [report.summary() for report in reports])
+
+
 def test_a_uid_is_kept_so_a_changed_event_updates_in_place(cal: ec.Calendar) -> None:
     """A foreign UID is stored on import; the same UID with a new title updates that event."""
     first = import_rows(cal, [SourceRow("UID a", "event", _event("Old"), key="uid:a@x")])

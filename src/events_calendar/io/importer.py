@@ -191,7 +191,7 @@ def _prepare(
 ) -> list[_Row]:
     """Rows with their keys and forced status; reader refusals and repeated keys refused."""
     work: list[_Row] = []
-    first: dict[tuple[str, str], str] = {}
+    first: dict[tuple[str, str], int] = {}
     for index, source in enumerate(rows):
         fields = source.fields if status is None else {**source.fields, "status": status}
         key = (
@@ -201,9 +201,11 @@ def _prepare(
         if source.refused is not None:
             row.refuse(source.refused)
         elif key is not None:
-            seen = first.setdefault((source.kind, key), source.where)
-            if seen != source.where:
-                row.refuse(f"describes the same {source.kind} as {seen} (key {key!r})")
+            # By position: two VEVENTs of one UID share their ``where``.
+            seen = rows[first.setdefault((source.kind, key), index)].where
+            if first[(source.kind, key)] != index:
+                earlier = "an earlier row of that name" if seen == source.where else seen
+                row.refuse(f"describes the same {source.kind} as {earlier} (key {key!r})")
         work.append(row)
     return work
 
