@@ -280,6 +280,18 @@ def test_parse_dst_gap_moves_forward_in_new_york() -> None:
     assert "2031-03-09T03:30:00-04:00" == parse("2031-03-09 02:30", NEW_YORK)
 
 
+@pytest.mark.parametrize("fold", [0, 1])
+def test_an_aware_datetime_in_a_dst_gap_of_its_own_zone_is_settled(fold: int) -> None:
+    """An aware 02:30 on Paris's spring-forward night, in the calendar's own zone object, is
+    the instant its offset gives, on the real wall clock, as text is: ``astimezone`` into
+    the same zone object returned the missing wall time unchanged, which one backend stored
+    as such and another as 03:30."""
+    value = datetime(2031, 3, 30, 2, 30, tzinfo=PARIS, fold=fold)
+    expected = value.astimezone(UTC).astimezone(PARIS).isoformat()
+    assert (expected, parse(value)) == (parse(value.astimezone(UTC)), expected)
+    assert parse(value) in ("2031-03-30T03:30:00+02:00", "2031-03-30T01:30:00+01:00")
+
+
 def test_parse_ambiguous_time_takes_first_occurrence() -> None:
     """02:30 on the fall-back night in Paris is the first (summer time) 02:30."""
     assert "2031-10-26T02:30:00+02:00" == parse("2031-10-26 02:30")

@@ -354,8 +354,8 @@ def parse_datetime(value: object, *, zone: tzinfo, now: datetime, field: str) ->
         if isinstance(value, datetime):
             if value.tzinfo is None or value.utcoffset() is None:
                 result = _settle(value.replace(tzinfo=zone))
-            else:
-                result = value.astimezone(zone)
+            else:  # via UTC: ``astimezone`` into its own zone would keep a DST-gap wall time
+                result = _settle(value.astimezone(zone))
         elif isinstance(value, date):
             result = _settle(datetime.combine(value, time(), tzinfo=zone))
         elif isinstance(value, int | float) and not isinstance(value, bool):
