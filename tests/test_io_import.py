@@ -11,7 +11,7 @@ import pytest
 import events_calendar as ec
 from events_calendar.io import ImportReport, RowOutcome, SourceRow
 from events_calendar.io.importer import import_rows
-from events_calendar.io.keys import own_uid
+from events_calendar.io.keys import MAX_KEY_LENGTH, own_uid, title_start_key
 from events_calendar.testing import NOW
 from events_calendar.testing.postgres import test_database
 
@@ -217,6 +217,24 @@ def test_two_vevents_of_one_uid_are_one_event_described_twice(
             "created 0, updated 0, unchanged 1, refused 1",
         ],
     ) == (_titles(cal), [report.summary() for report in reports])
+
+
+def test_a_key_too_long_to_keep_is_refused_alike_on_every_backend(cal: ec.Calendar) -> None:
+    """A UID past ``MAX_KEY_LENGTH`` is refused with its reason (PostgreSQL's index took no
+    such entry and failed the whole import as unavailable storage); one at the limit is kept,
+    and a long title's own title+start key is no stored key, so it is not bounded."""
+    uid = "".join(chr(0x4E00 + n * 7919 % 20000) for n in range(MAX_KEY_LENGTH))
+    title = uid + "!"
+    rows = [
+        SourceRow("UID long", "event", _event("Long"), key=f"uid:{uid}"),
+        SourceRow("UID limit", "event", _event("Limit"), key=f"uid:{uid[4:]}"),
+        SourceRow("line 4", "event", _event(title), key=title_start_key(title, "2031-05-01")),
+    ]
+    report = import_rows(cal, rows, partial=True)
+    assert ["UID long: refused: its key (a UID or key column) is longer than 500 characters"] == [
+        r.line() for r in report.refusals
+    ]
+    assert sorted(["Limit", title]) == sorted(_titles(cal))
 
 
 def test_a_uid_is_kept_so_a_changed_event_updates_in_place(cal: ec.Calendar) -> None:

@@ -77,6 +77,7 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
         (6, "category_branch_counts"),
         (7, "calendar_identity"),
         (8, "search_indexes_fold_as_python"),
+        (9, "name_keys_hashed"),
     ] == _versions(engine)
     engine.close()
 
@@ -84,11 +85,11 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
 def test_newer_schema_refuses_to_open(fresh: TestDatabase) -> None:
     """A database migrated by a newer version is refused with a clear message."""
     engine = PostgresEngine(fresh.url)
-    engine.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [9, "future"])
+    engine.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [10, "future"])
     engine.close()
     with pytest.raises(
         StorageUnavailable,
-        match=r"schema is at version 9, newer than this events-calendar knows \(version 8\)",
+        match=r"schema is at version 10, newer than this events-calendar knows \(version 9\)",
     ):
         PostgresEngine(fresh.url)
 

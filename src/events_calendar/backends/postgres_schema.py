@@ -541,6 +541,20 @@ def _search_indexes_fold_as_python() -> list[str]:
     ]
 
 
+def _name_keys_hashed() -> list[str]:
+    """Lookups by name (``find_names``: name_key equal to one of several) go through hash
+    indexes: a B-tree refuses an entry past 2,704 bytes, so a title or name of a few
+    thousand characters, which memory and SQLite store, failed on PostgreSQL alone."""
+    return [
+        statement
+        for table in TABLES.values()
+        for statement in (
+            f'DROP INDEX "{table}_name_key"',
+            f'CREATE INDEX "{table}_name_key" ON "{table}" USING hash (name_key)',
+        )
+    ]
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _initial),
     Migration(2, "import_keys", _import_keys),
@@ -550,4 +564,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "category_branch_counts", _category_branch_counts),
     Migration(7, "calendar_identity", _calendar_identity),
     Migration(8, "search_indexes_fold_as_python", _search_indexes_fold_as_python),
+    Migration(9, "name_keys_hashed", _name_keys_hashed),
 )

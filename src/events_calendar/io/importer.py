@@ -35,7 +35,7 @@ from ..row_reader import RowReader
 from ..statuses import Status
 from ..validation import read_input
 from .compare import DATE_FIELDS, Comparer
-from .keys import KeyConflict, find_records, is_stored
+from .keys import MAX_KEY_LENGTH, KeyConflict, find_records, is_derived, is_stored
 from .report import ImportReport, RowOutcome
 from .rows import IdOrName, ImportKind, SourceRow
 
@@ -200,6 +200,8 @@ def _prepare(
         row = _Row(index, source, fields, key)
         if source.refused is not None:
             row.refuse(source.refused)
+        elif key is not None and len(key) > MAX_KEY_LENGTH and not is_derived(key):
+            row.refuse(f"its key (a UID or key column) is longer than {MAX_KEY_LENGTH} characters")
         elif key is not None:
             # By position: two VEVENTs of one UID share their ``where``.
             seen = rows[first.setdefault((source.kind, key), index)].where

@@ -37,9 +37,11 @@ from ..statuses import Status
 from ..storage import Backend
 
 __all__ = [
+    "MAX_KEY_LENGTH",
     "OWN_UID",
     "KeyConflict",
     "find_records",
+    "is_derived",
     "is_stored",
     "own_event",
     "own_uid",
@@ -51,6 +53,10 @@ __all__ = [
 OWN_UID = "event-{id}@{calendar}.events-calendar"
 _OWN = re.compile(r"uid:event-([1-9][0-9]{0,17})@([0-9a-f]{16})\.events-calendar")
 _DERIVED = ("title+start:", "name:", "id+slug:", "slug:")
+#: The longest key (a UID or a key column's value) an import keeps: every backend indexes
+#: it, and PostgreSQL's B-tree takes no entry past 2,704 bytes (four bytes a character at
+#: most). Real UIDs are a few dozen characters.
+MAX_KEY_LENGTH = 500
 
 
 @attrs.frozen
@@ -83,7 +89,13 @@ def is_stored(key: str, record_id: int, calendar: str) -> bool:
     again: not when it is derived from the record's own fields, nor when it is the record's
     own UID in the calendar whose identity is ``calendar``. One of this calendar's UIDs whose
     event was deleted is kept for the event that replaced it."""
-    return not key.startswith(_DERIVED) and own_event(key, calendar) != record_id
+    return not is_derived(key) and own_event(key, calendar) != record_id
+
+
+def is_derived(key: str) -> bool:
+    """Whether the key is made from the record's own fields (never stored, so not bounded
+    by ``MAX_KEY_LENGTH``)."""
+    return key.startswith(_DERIVED)
 
 
 def find_records(backend: Backend, kind: Kind, keys: Collection[str]) -> dict[str, Any]:
