@@ -319,6 +319,25 @@ def test_from_dataframe_matches_float_ids(cal: ec.Calendar, gala: ec.Event) -> N
     )
 
 
+@pytest.mark.parametrize("huge", [2**63, -(2**63) - 1, 10**30])
+def test_from_dataframe_reports_an_id_past_storage_integers(cal: ec.Calendar, huge: int) -> None:
+    """An id no storage integer holds names no record: that row's error, the others go in
+    (SQLite raised an untyped OverflowError and stopped the load)."""
+    frame = pd.DataFrame(
+        {"id": [None, huge], "title": ["Good", "Huge"], "start_date": ["2031-01-01"] * 2,
+         "end_date": ["2031-01-02"] * 2},
+        dtype=object,
+    )  # fmt: skip
+    report = cal.events.from_dataframe(frame, key="id", on_conflict="update")
+    assert (
+        ["created", "error"],
+        [f"Invalid parameter(s): id (id: there is no event with id {huge})"],
+    ) == (
+        [r.outcome for r in report.rows],
+        [r.error for r in report.errors],
+    )
+
+
 def test_from_dataframe_matches_on_a_text_field(cal: ec.Calendar) -> None:
     """``key="website"``: a row updates the event whose website equals the row's."""
     site = "https://example.org/talk"

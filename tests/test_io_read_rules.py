@@ -95,7 +95,11 @@ def test_an_import_does_not_match_a_record_the_importer_may_not_read(
     path = _csv(tmp_path, "Layoffs")
     dry = view.import_file(path, on_conflict=on_conflict, dry_run=True)  # type: ignore[arg-type]
     done = view.import_file(path, on_conflict=on_conflict)  # type: ignore[arg-type]
-    made = [e for e in cal.events.iter(start_date="2031-01-01", end_date="2031-12-31") if e.title == "Layoffs"]
+    made = [
+        e
+        for e in cal.events.iter(start_date="2031-01-01", end_date="2031-12-31")
+        if e.title == "Layoffs"
+    ]
     assert (["created"], ["created"]) == (
         [r.outcome for r in dry.rows],
         [r.outcome for r in done.rows],

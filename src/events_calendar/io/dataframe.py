@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
 
 import attrs
 
-from ..coerce import plain
+from ..coerce import MAX_INT, plain
 from ..errors import CalendarError, InvalidParameter
 from ..progress import ProgressArg, tracking
 from ..records import Event, Input, Record, input_fields
@@ -424,7 +424,8 @@ class _Keyed:
         if value is _MISSING:
             return None
         record_id = read_id(value)
-        found = backend.get_many(cls, [record_id]).get(record_id)
+        in_range = 0 < record_id <= MAX_INT  # a storage integer: none other names a record
+        found = backend.get_many(cls, [record_id]).get(record_id) if in_range else None
         if found is None:
             raise InvalidParameter.one("id", f"there is no {collection.kind} with id {record_id}")
         return found
