@@ -14,7 +14,7 @@ from . import bulk
 from .coerce import plain_query
 from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
-from .errors import Forbidden, InvalidParameter, PageNotFound
+from .errors import Forbidden, PageNotFound
 from .io import dataframe
 from .linked import LinkedCollection
 from .listing import event_filter
@@ -24,6 +24,7 @@ from .progress import ProgressArg
 from .queries import EventFilter, EventQuery, Page, fold
 from .records import Category, Event, Organizer, Tag, Venue
 from .terms import TermCollection
+from .validation import refuse_end_before_start
 
 __all__ = ["EventCollection", "Related"]
 
@@ -270,8 +271,7 @@ class EventCollection(PostCollection[Event]):
                 end = end.replace(tzinfo=zone)
         if clean.get("all_day", current.all_day if current else False):
             start, end = all_day_span(start, end)
-        if end < start:
-            raise InvalidParameter.one("end_date", "send an end on or after the start")
+        refuse_end_before_start(start, end)
         return {"timezone": name, "start_date": start, "end_date": end}
 
     def _prepare(self, clean: dict[str, Any], current: Event | None) -> dict[str, Any]:

@@ -43,6 +43,7 @@ __all__ = [
     "read_id",
     "read_input",
     "read_slug",
+    "refuse_end_before_start",
     "refuse_missing",
 ]
 
@@ -205,6 +206,15 @@ def _values(
         title = kind is Input.NAME
         found = [sanitize(name, item, title=title) for item in found]
     return found
+
+
+def refuse_end_before_start(start: datetime, end: datetime) -> None:
+    """Raise ``InvalidParameter`` naming ``end_date`` when an event's ``end`` is before its
+    ``start`` (aware datetimes: the instants are compared, whatever their zones). The one
+    place this rule is written: the event collection applies it to every create and update,
+    a backup's restore to every event it holds (``io.backup_checks``)."""
+    if end < start:
+        raise InvalidParameter.one("end_date", "send an end on or after the start")
 
 
 def read_id(value: object, *, field: str = "id") -> int:
