@@ -8,6 +8,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -273,3 +274,135 @@ def test_a_file_that_is_no_backup_is_unreadable(tmp_path: Path, data: bytes, why
     cal = ec.connect("memory://")
     with pytest.raises(UnreadableFile, match=re.escape(why)):
         cal.import_file(path)
+
+
+def _event(data: dict[str, Any], event_id: int) -> dict[str, Any]:
+    return next(e for e in data["records"]["event"] if e["id"] == event_id)
+
+
+#: A hostile edit of ``_filled``'s backup, and the place and problem its refusal names.
+_HOSTILE: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
+    "end-before-start": (
+        lambda d: _event(d, 4).update(end_date="2031-05-02T18:00:00+00:00"),
+        "event 4: end_date: send an end on or after the start",
+    ),
+    "nul-in-title": (
+        lambda d: _event(d, 4).update(title="A\x00B"),
+        "event 4: title: not valid text: it holds a NUL character or a lone surrogate",
+    ),
+    "lone-surrogate": (
+        lambda d: d["users"][0].update(display_name="A\ud800"),
+        "user 1: display_name: not valid text",
+    ),
+    "category-cycle": (
+        lambda d: d["records"]["category"][0].update(parent=2),
+        "category 1: parent: the categories 1, 2 are each other's parents (a cycle)",
+    ),
+    "missing-parent": (
+        lambda d: d["records"]["category"][1].update(parent=9),
+        "category 2: parent: names no category of the backup (9)",
+    ),
+    "missing-link": (
+        lambda d: _event(d, 3).update(venue=[7]),
+        "event 3: venue: names no venue of the backup (7)",
+    ),
+    "shared-post-id": (
+        lambda d: _event(d, 4).update(id=1, post_parent=0),
+        "event 1: id: venue 1 has this id too",
+    ),
+    "id-zero": (
+        lambda d: _event(d, 5).update(id=0),
+        "event 0: id: not a positive id",
+    ),
+    "credential-of-no-user": (
+        lambda d: d["credentials"][0].update(user_id=9),
+        "credential 1: user_id: names no user of the backup (9)",
+    ),
+    "former-slug-of-nothing": (
+        lambda d: d["slug_aliases"]["event"].update(gone=99),
+        "slug_aliases.event.'gone': names no event of the backup (99)",
+    ),
+}
+
+
+def _edited_backup(tmp_path: Path, edit: Callable[[dict[str, Any]], object]) -> Path:
+    """``_filled``'s backup with ``edit`` applied."""
+    _filled("memory://").export_file(tmp_path / "b.json")
+    data = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
+    edit(data)
+    (tmp_path / "edited.json").write_text(json.dumps(data), encoding="utf-8")
+    return tmp_path / "edited.json"
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def empty(request: pytest.FixtureRequest) -> Iterator[ec.Calendar]:
+    """An empty calendar on each kind of backend."""
+    if request.param == "postgres":
+        database = request.getfixturevalue("postgres")[1]
+        database.reset()
+        url = database.url
+    else:
+        url = f"{request.param}://"
+    with ec.connect(url, clock=ec.FixedClock(NOW)) as cal:
+        yield cal
+
+
+@pytest.mark.parametrize("case", list(_HOSTILE))
+def test_a_bad_backup_is_refused_before_a_restore_writes(
+    tmp_path: Path, empty: ec.Calendar, case: str
+) -> None:
+    """A backup no calendar could hold is one ``UnreadableFile`` naming the place, the
+    same on every backend: nothing written, and the calendar works as before."""
+    edit, why = _HOSTILE[case]
+    path = _edited_backup(tmp_path, edit)
+    identity = empty.backend.calendar_identity()
+    with pytest.raises(UnreadableFile) as refused:
+        empty.import_file(path)
+    backend = empty.backend
+    after = (
+        [backend.last_id(family) for family in ("post", "term", "user", "credential")],
+        backend.list_users(),
+        backend.calendar_identity(),
+    )
+    made = empty.events.create(title="N", start_date="2031-01-01", end_date="2031-01-01")
+    named = refused.value.why
+    assert (str(path), True, ([0, 0, 0, 0], [], identity), 1) == (
+        refused.value.path,
+        named.startswith("it holds what no calendar can: ") and why in named,
+        after,
+        made.id,
+    )
+
+
+def test_a_dry_run_of_a_bad_restore_is_refused_too(tmp_path: Path) -> None:
+    """A dry run says a bad backup would not restore, as the restore would."""
+    path = _edited_backup(tmp_path, _HOSTILE["end-before-start"][0])
+    cal = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    with pytest.raises(UnreadableFile, match="event 4: end_date: send an end on or after"):
+        cal.import_file(path, dry_run=True)
+
+
+def test_a_bad_backup_merged_refuses_its_bad_rows_alone(tmp_path: Path) -> None:
+    """Into a calendar with data the backup is merged row by row, each checked as any
+    import's: a bad event is one refused row, not a refused file."""
+    path = _edited_backup(tmp_path, _HOSTILE["nul-in-title"][0])
+    cal = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    cal.venues.create(venue="Already Here")
+    report = cal.import_file(path, partial=True)
+    assert ["event 4"] == [row.where for row in report.refusals]
+
+
+def test_sequences_behind_the_ids_are_raised_to_them(tmp_path: Path, empty: ec.Calendar) -> None:
+    """A backup whose sequences lag its ids restores, each raised to its family's highest
+    id (a higher one is kept): the next create gets a free id, not ``Id 1 is taken``."""
+    counts = {"post": 0, "term": 0, "user": 0, "credential": 7}
+    path = _edited_backup(tmp_path, lambda d: d["sequences"].update(counts))
+    empty.import_file(path)
+    backend = empty.backend
+    restored = [backend.last_id(family) for family in ("post", "term", "user", "credential")]
+    made = (
+        empty.events.create(title="N", start_date="2031-01-01", end_date="2031-01-01").id,
+        empty.categories.create(name="New").id,
+        empty.users.create("new", role="editor").id,
+    )
+    assert ([5, 4, 1, 7], (6, 5, 2)) == (restored, made)

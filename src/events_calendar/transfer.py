@@ -40,6 +40,11 @@ _EVERY = frozenset(Status)
 class Snapshot(Protocol):
     """A whole calendar as a copy reads it."""
 
+    def check(self) -> None:
+        """Raise, before ``restore`` writes anything, when what the snapshot holds is no
+        calendar a backend could store (a backup file's ``UnreadableFile``)."""
+        ...
+
     def last_id(self, family: Family) -> int: ...
 
     def batches(self, cls: type[Record]) -> Iterator[list[Record]]:
@@ -65,6 +70,9 @@ class BackendSnapshot:
 
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
+
+    def check(self) -> None:
+        """Nothing to check: every record of a backend passed the checks of its write."""
 
     def last_id(self, family: Family) -> int:
         return self.backend.last_id(family)
@@ -106,12 +114,16 @@ def restore(
     *,
     progress: Callable[[str, int], None] | None = None,
 ) -> dict[str, int]:
-    """``copy_calendar`` from any ``Snapshot`` (a backend, a backup file)."""
+    """``copy_calendar`` from any ``Snapshot`` (a backend, a backup file), which is checked
+    (``Snapshot.check``) before anything is written: the records are stored as they are,
+    past the checks of the calendar's own writes, so a bad one would otherwise be stored,
+    or refused by each backend in its own way."""
     if any(target.last_id(family) for family in FAMILIES):
         raise Conflict(
             "The target calendar is not empty; copy into a new database.",
             fields={"to": "name an empty database"},
         )
+    source.check()
     counts: dict[str, int] = {}
     identity = source.calendar_identity()
     with target.transaction():

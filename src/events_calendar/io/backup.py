@@ -29,6 +29,7 @@ from typing import IO, Any
 
 import cattrs
 
+from ..coerce import MAX_INT
 from ..converters import make_storage_converter
 from ..records import (
     KINDS,
@@ -43,12 +44,15 @@ from ..records import (
 from ..statuses import Status
 from ..storage import CALENDAR_IDENTITY, Backend, Family
 from ..transfer import FAMILIES, ORDER, BackendSnapshot
+from .backup_checks import FAMILY_KINDS, backup_problems
 from .rows import SourceRow, UnreadableFile, refuse_utf16, too_large
 
 __all__ = ["FORMAT", "BackupSnapshot", "backup_rows", "read_backup", "write_backup"]
 
 FORMAT = "events-calendar-backup"
 VERSION = 1
+#: The problems of a backup its refusal names (``BackupSnapshot.check``).
+_SHOWN = 10
 
 
 def write_backup(backend: Backend, stream: IO[str]) -> dict[str, int]:
@@ -85,13 +89,24 @@ def write_backup(backend: Backend, stream: IO[str]) -> dict[str, int]:
 
 
 class BackupSnapshot:
-    """A backup file read as a ``transfer.Snapshot``: what ``restore`` copies from."""
+    """A backup file read as a ``transfer.Snapshot``: what ``restore`` copies from.
+
+    Its contents are checked (``check``, see ``backup_checks``) when it is restored, not
+    when it is read: a merge into a calendar with data reads each record through the
+    calendar's own checks, and refuses a bad one alone.
+
+    Each id sequence is the one the file states, raised to the highest id the file holds of
+    its family when it states less: a calendar whose sequence lagged its ids would hand out
+    a taken id at its next create, and fail so for good. It is raised, not refused, because
+    the records themselves are sound and the file says what they are: the sequence only
+    decides which ids come next, which the calendar it was written from could not have
+    handed out either (a sequence above the ids, from removed records, is kept).
+    """
 
     def __init__(self, data: dict[str, Any], where: str) -> None:
         converter = make_storage_converter()
-        self._sequences: dict[str, int] = {
-            family: _count(data["sequences"], family, where) for family in FAMILIES
-        }
+        self._where = where
+        self._checked = False
         self.records: dict[Kind, list[Record]] = {}
         for kind in KINDS:
             items = data["records"].get(kind, [])
@@ -110,9 +125,35 @@ class BackupSnapshot:
             credentials = [converter.structure(c, Credential) for c in data.get("credentials", [])]
         except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as error:
             raise UnreadableFile(where, f"its users are not valid: {error}") from None
+        self._all_credentials = credentials
         self._credentials: dict[int, list[Credential]] = {}
         for credential in credentials:
             self._credentials.setdefault(credential.user_id, []).append(credential)
+        highest: dict[str, list[int]] = {
+            "post": [r.id for kind in FAMILY_KINDS["post"] for r in self.records[kind]],
+            "term": [r.id for kind in FAMILY_KINDS["term"] for r in self.records[kind]],
+            "user": [u.id for u in self._users],
+            "credential": [c.id for c in credentials],
+        }
+        self._sequences: dict[str, int] = {
+            family: max(_count(data["sequences"], family, where), *highest[family], 0)
+            for family in FAMILIES
+        }
+
+    def check(self) -> None:
+        """Raise ``UnreadableFile`` naming every problem (up to ``_SHOWN`` of them) of a
+        backup no calendar could hold (``backup_checks``); ``restore`` calls it before it
+        writes anything."""
+        if self._checked:
+            return
+        problems = backup_problems(
+            self.records, self._aliases, self._keys, self._users, self._all_credentials
+        )
+        if problems:
+            more = len(problems) - _SHOWN
+            shown = "; ".join(problems[:_SHOWN]) + (f"; and {more:,} more" if more > 0 else "")
+            raise UnreadableFile(self._where, f"it holds what no calendar can: {shown}")
+        self._checked = True
 
     def last_id(self, family: Family) -> int:
         return self._sequences[family]
@@ -140,7 +181,7 @@ class BackupSnapshot:
 
 def _count(found: Any, name: str, where: str) -> int:
     value = found.get(name, 0) if isinstance(found, dict) else None
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_INT:
         raise UnreadableFile(where, f"its sequence {name!r} is not a count")
     return value
 

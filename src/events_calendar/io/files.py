@@ -193,12 +193,17 @@ def _import_backup(
     cal: Calendar, snapshot: BackupSnapshot, options: dict[str, Any]
 ) -> ImportReport:
     """A backup restored exactly into an empty calendar, merged into one with data (by id
-    and slug when the backup is of this calendar, by slug when it is another's)."""
+    and slug when the backup is of this calendar, by slug when it is another's).
+
+    A restore first checks the whole backup (``BackupSnapshot.check``): one bad record
+    refuses the file, naming it, and nothing is written. A merge checks each record as it
+    imports it, and refuses a bad one alone."""
     _require_backup_rights(cal)
     backend = cal.backend
     if any(backend.last_id(family) for family in ("post", "term", "user", "credential")):
         own = snapshot.calendar_identity() == backend.calendar_identity()
         return import_rows(cal, backup_rows(snapshot, own=own), kind="event", **options)
+    snapshot.check()  # before anything is written, and for a dry run too
     rows = tuple(
         RowOutcome(f"{kind} {record.id}", "created", None if options["dry_run"] else record.id)
         for kind, records in snapshot.records.items()

@@ -70,7 +70,8 @@ class SourceRow:
 
 
 class UnreadableFile(CalendarError, ValueError):
-    """A file that is not in the format it claims (or no format at all): nothing imported."""
+    """A file that is not in the format it claims (or no format at all), or a backup that
+    holds what no calendar can (``io.backup_checks``): nothing imported."""
 
     code = "unreadable_file"
 
