@@ -319,6 +319,15 @@ def test_from_dataframe_matches_float_ids(cal: ec.Calendar, gala: ec.Event) -> N
     )
 
 
+@pytest.mark.parametrize("frame", ["not a frame", [{"title": "Gala"}], None])
+def test_from_dataframe_refuses_what_is_no_frame(cal: ec.Calendar, frame: object) -> None:
+    """Anything but a DataFrame is ``InvalidParameter`` naming ``frame`` (it was an
+    ``AttributeError``)."""
+    with pytest.raises(ec.errors.InvalidParameter) as info:
+        cal.events.from_dataframe(frame)  # type: ignore[arg-type]
+    assert ["frame"] == list(info.value.fields)
+
+
 @pytest.mark.parametrize("huge", [2**63, -(2**63) - 1, 10**30])
 def test_from_dataframe_reports_an_id_past_storage_integers(cal: ec.Calendar, huge: int) -> None:
     """An id no storage integer holds names no record: that row's error, the others go in

@@ -103,6 +103,11 @@ class _Load:
         size = self.ctx.settings.bulk_batch_size
         numbered = enumerate(rows)
         while chunk := list(islice(numbered, size)):
+            for number, row in chunk:
+                if not isinstance(row, Mapping):
+                    raise InvalidParameter.one(
+                        f"rows[{number}]", f"send a mapping of fields to values, not {row!r:.40}"
+                    )
             for kind, ids in _linked_ids(row for _, row in chunk).items():
                 self.lookup.learn(kind, ids)
             read = self.reader.read_batch([row for _, row in chunk])

@@ -11,14 +11,13 @@ from typing import Any, TypeVar
 import attrs
 
 from . import bulk
-from .coerce import plain_query
 from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
 from .errors import Forbidden, PageNotFound
 from .io import dataframe
 from .linked import LinkedCollection
 from .listing import event_filter
-from .listing_stream import ITER_BATCH, keyset_batches, whole_query
+from .listing_stream import ITER_BATCH, given_query, keyset_batches, whole_query
 from .posts import PostCollection
 from .progress import ProgressArg
 from .queries import EventFilter, EventQuery, Page, fold
@@ -134,7 +133,7 @@ class EventCollection(PostCollection[Event]):
         unless the caller has full access (see ``_unlocked``).
         """
         ctx = self._ctx
-        query = plain_query(query or EventQuery(**params))
+        query = given_query(EventQuery, query, params)
         flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
         items, total = self._page_and_total(flt)
         if not items and flt.offset > 0:

@@ -12,10 +12,9 @@ from typing import Any, Literal
 
 import attrs
 
-from .coerce import plain_query
 from .errors import PageNotFound
 from .listing import linked_filter
-from .listing_stream import ITER_BATCH, keyset_batches, whole_query
+from .listing_stream import ITER_BATCH, given_query, keyset_batches, whole_query
 from .lookups import linking_events
 from .posts import P, PostCollection
 from .progress import ProgressArg
@@ -91,7 +90,7 @@ class LinkedCollection(PostCollection[P]):
     def list(self, query: LinkedQuery | None = None, **params: Any) -> Page[P]:
         """One page of venues or organizers (interface section 4.3)."""
         ctx = self._ctx
-        query = plain_query(query or LinkedQuery(**params))
+        query = given_query(LinkedQuery, query, params)
         kind: Literal["venue", "organizer"] = "venue" if self.kind == "venue" else "organizer"
         flt = linked_filter(kind, query, ctx.actor, ctx.backend, ctx.settings, ctx.now())
         items, total = ctx.backend.query(self._cls, flt)

@@ -24,7 +24,7 @@ from .coerce import plain, plain_query
 from .errors import InvalidParameter
 from .progress import ProgressArg, read_progress, tracking
 
-__all__ = ["ITER_BATCH", "Cursor", "keyset_batches", "whole_query"]
+__all__ = ["ITER_BATCH", "Cursor", "given_query", "keyset_batches", "whole_query"]
 
 #: Records per batch of ``iter``: a few hundred make the per-query cost negligible, and a
 #: batch is all iteration holds in memory.
@@ -60,10 +60,29 @@ def whole_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, para
         raise InvalidParameter(
             dict.fromkeys(paged, "iter() returns every page; leave page and per_page out")
         )
-    if query is None:
-        whole = cls(**params)
-    elif isinstance(query, Mapping):
-        whole = cls(**{**query, **params})
+    return given_query(cls, query, params)
+
+
+def given_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, params: Any) -> Q:
+    """The list query a caller gives ``list``, ``iter`` or a bulk change: a query object or
+    a mapping of parameters, and keywords (which win over both), each value ``plain``.
+
+    A name the query does not take is ``InvalidParameter`` naming it (it was a bare
+    ``TypeError``); keywords beside a query object change it rather than being ignored.
+    """
+    names = [f.name for f in attrs.fields(cast(Any, cls))]
+    given = {**(query if isinstance(query, Mapping) else {}), **params}
+    unknown = sorted(set(given) - set(names), key=str)
+    if unknown:
+        kind = getattr(cls, "__name__", "the query")
+        raise InvalidParameter(
+            {
+                str(name): f"{kind} has no parameter {name!r}; send only {', '.join(names)}"
+                for name in unknown
+            }
+        )
+    if query is None or isinstance(query, Mapping):
+        whole = cls(**given)
     else:
         whole = attrs.evolve(query, **params) if params else query  # type: ignore[misc]
     return cast(Q, plain_query(cast(Any, whole)))  # numpy and pandas values, as list() reads

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 import attrs
 
 from . import posts_bulk
-from .coerce import MAX_INT, plain_fields, plain_query
+from .coerce import MAX_INT, plain_fields
 from .context import Context
 from .display import plural
 from .errors import InvalidParameter, NotFound, TermExists
 from .io import dataframe
 from .listing import term_filter
-from .listing_stream import ITER_BATCH, keyset_batches, whole_query
+from .listing_stream import ITER_BATCH, given_query, keyset_batches, whole_query
 from .lookups import child_terms, free_slug, term_ids
 from .progress import ProgressArg, tracking
 from .queries import Page, TermFilter, TermQuery
@@ -112,7 +112,7 @@ class TermCollection(Generic[T]):
     def list(self, query: TermQuery | None = None, **params: Any) -> Page[T]:
         """One page of terms (interface section 4.4); a page past the end is empty."""
         ctx = self._ctx
-        query = plain_query(query or TermQuery(**params))
+        query = given_query(TermQuery, query, params)
         flt = term_filter(self.kind, query, ctx.backend, ctx.settings, ctx.actor)
         items, total = ctx.backend.query(self._cls, flt)
         return Page.of(items, total or 0, flt, kind=self.kind)

@@ -445,6 +445,10 @@ def from_dataframe(
     progress: ProgressArg = None,
 ) -> DataFrameReport:
     """Create or update one record per row; see ``EventCollection.from_dataframe``."""
+    if not (hasattr(frame, "iterrows") and hasattr(frame, "columns")):  # pandas not imported
+        raise InvalidParameter.one(
+            "frame", f"send a pandas DataFrame, not a {type(frame).__name__}"
+        )
     key = cast(Key, plain(key))  # numpy text as text; NaN is no key, as None
     on_conflict = cast(Literal["skip", "update"], plain(on_conflict))
     usable = key_columns(collection._cls)

@@ -237,6 +237,39 @@ class EventListFilterContract(EventContractBase):
         by_query = cal.events.list(ec.EventQuery(**params))
         assert (cal.events.list(**params), ["Festival"]) == (by_query, titles(by_query))
 
+    def test_keywords_beside_a_query_object_change_it(self, cal: ec.Calendar) -> None:
+        """``list(query, page=2)`` is the query's second page: keywords win over the query
+        object, as they do for ``iter`` (they were silently ignored)."""
+        self.add_term_events(cal)
+        query = ec.EventQuery(categories="music", per_page=1, **RANGE)
+        assert ["Festival"] == titles(cal.events.list(query, page=2))
+
+    @pytest.mark.parametrize(
+        "call",
+        [
+            lambda cal: cal.events.list(colour="red"),
+            lambda cal: cal.events.list({"colour": "red"}),
+            lambda cal: list(cal.events.iter(colour="red")),
+            lambda cal: cal.events.update_many({"colour": "red"}, featured=True),
+            lambda cal: cal.events.delete_many({"colour": "red"}),
+            lambda cal: cal.venues.list(colour="red"),
+            lambda cal: cal.categories.delete_many({"colour": "red"}),
+            lambda cal: cal.tags.list(colour="red"),
+        ],
+    )
+    def test_a_parameter_no_list_takes_is_refused_by_name(
+        self, cal: ec.Calendar, call: Any
+    ) -> None:
+        """An unknown list parameter is ``InvalidParameter`` naming it, as ``create`` names an
+        unknown field (it was a bare ``TypeError``), and nothing changes."""
+        self.add_event(cal)
+        with pytest.raises(InvalidParameter) as info:
+            call(cal)
+        assert (["colour"], ["Summer Gala"]) == (
+            list(info.value.fields),
+            titles(cal.events.list(**RANGE)),
+        )
+
     # == related records =====================================================================
     def test_related_gathers_linked_records_by_id(self, cal: ec.Calendar) -> None:
         """``related`` returns the venues, organizers and terms of a page, keyed by id."""
@@ -351,6 +384,17 @@ class EventListFilterContract(EventContractBase):
             list(caught.value.fields),
             titles(small.events.list(**RANGE)),
         )
+
+    @pytest.mark.parametrize("bad", ["oops", 7, None, ["title", "x"]])
+    def test_bulk_create_row_that_is_no_mapping_is_named(
+        self, cal: ec.Calendar, bad: object
+    ) -> None:
+        """A row that is not a mapping of fields is ``InvalidParameter`` naming its position
+        (it was an ``AttributeError``), and no row is written."""
+        rows: list[Any] = [*self.event_rows(2), bad]
+        with pytest.raises(InvalidParameter) as info:
+            cal.events.bulk_create(rows, progress=None)
+        assert (["rows[2]"], []) == (list(info.value.fields), titles(cal.events.list(**RANGE)))
 
     def test_bulk_create_refused_row_writes_nothing(self, cal: ec.Calendar) -> None:
         """A row the caller may not write (another author) stops the load before any batch."""
