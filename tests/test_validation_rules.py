@@ -124,11 +124,18 @@ class TestEventValidation(EventContractBase):
             self.add_event(cal, categories=[{"name": "Music"}])
         assert ["categories"] == list(caught.value.fields)
 
-    def test_negative_cost_is_refused(self, cal: ec.Calendar) -> None:
-        """A negative number is not a cost."""
+    @pytest.mark.parametrize("cost", [-5, -0.5, "-5", " -5 ", "$-5", "-$5", "€ -10", "-.5"])
+    def test_negative_cost_is_refused(self, cal: ec.Calendar, cost: object) -> None:
+        """A negative number is not a cost, sent as a number or as text (a form, a CSV cell:
+        ``"-5"`` was stored and shown as ``$5``)."""
         with pytest.raises(InvalidParameter, match="cost") as caught:
-            self.add_event(cal, cost=-5)
+            self.add_event(cal, cost=cost)
         assert ["cost"] == list(caught.value.fields)
+
+    @pytest.mark.parametrize("cost", ["10 - 20", "Free - 5", "$5", "5-10"])
+    def test_a_range_dash_is_no_minus(self, cal: ec.Calendar, cost: str) -> None:
+        """A dash between two parts of a cost is a range, kept as written."""
+        assert cost == self.add_event(cal, cost=cost).cost
 
     @pytest.mark.parametrize(
         "field", ["start_date", "end_date", "starts_before", "starts_after", "ends_before"]

@@ -56,6 +56,9 @@ _EXPECTED = 'send a number, a text such as "$20", "10 - 20" or "Free", or a list
 _NUMBER = re.compile(r"(?:(?<![0-9])\.)?[0-9]+(?:[.,][0-9]+)*")
 # The parts of a cost text; a comma directly followed by a digit is a separator inside a number.
 _PARTS = re.compile(r",\s+")
+# A text that opens with a negative number ("-5", "$-5", "-$5", "€ -10"): refused as a
+# negative number is, where the reference reads the minus as a range dash and shows "$5".
+_NEGATIVE = re.compile(r"[^\w\s]*\s*-\s*[^\w\s]?\s*\.?[0-9]")
 # What joins two numbers of a range ("10 - 20", "$10 to $20").
 _RANGE_JOIN = re.compile(r"[-–—~/&+]|\b(?:to|and|or)\b", re.IGNORECASE)
 _BRACKETS = "()[]{}<>:;\"'"
@@ -98,7 +101,8 @@ def parse_cost(value: object, *, field: str = "cost") -> tuple[str, CostDetails]
 
     ``value`` is an ``int``, ``float``, ``Decimal``, ``str``, ``None``, or a list or tuple of
     those (``None`` and ``""`` items are skipped). Anything else (a bool, a mapping, a nested
-    list), a negative number or a non-finite one raises ``InvalidParameter`` naming ``field``.
+    list), a negative number (or a text opening with one: ``"-5"``, ``"$-5"``) or a non-finite
+    one raises ``InvalidParameter`` naming ``field``.
     """
     text = _cost_text(value, field)
     if text in ("", "0"):
@@ -153,6 +157,8 @@ def _item_text(value: object, field: str, index: int | None) -> str:
     if value is None:
         return ""
     if isinstance(value, str):
+        if _NEGATIVE.match(value.strip()):
+            raise InvalidParameter.one(field, f"{where}send a cost of 0 or more; got {value!r}")
         return value.strip()
     if isinstance(value, bool):
         raise InvalidParameter.one(field, f"{where}{_EXPECTED}; got a boolean")
