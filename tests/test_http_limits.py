@@ -128,3 +128,18 @@ def test_a_venue_search_of_many_words_is_one_term(site: Site) -> None:
     hits = site.get("/venues", params={"search": "a b c d e f g h i j"}).json()["total"]
     misses = site.get("/venues", params={"search": "j i h g f e d c b a"}).json()["total"]
     assert (1, 0) == (hits, misses)
+
+
+def test_the_limits_are_imported_from_the_adapters_package() -> None:
+    """``HttpLimits`` and ``SignInLimits`` come from ``events_calendar.http``, as docs/http.md
+    writes them, and an app made with them serves with them."""
+    from events_calendar import http
+
+    site = Site()
+    limits = http.HttpLimits(max_url=200, sign_ins=http.SignInLimits(), read_threads=1)
+    site.app = http.create_app(site.cal, limits=limits)
+    statuses = [
+        site.get("/events").status_code,
+        site.get("/events?search=" + "x" * 300).status_code,
+    ]
+    assert (http.HttpLimits, [200, 414]) == (HttpLimits, statuses)

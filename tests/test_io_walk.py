@@ -102,8 +102,16 @@ def test_a_walk_with_a_bar_counts_to_its_total(cal: ec.Calendar) -> None:
 def test_an_export_with_a_bad_filter_writes_no_file(
     cal: ec.Calendar, tmp_path: Path, name: str
 ) -> None:
-    """The filters are read before the file is opened: a refused export leaves nothing."""
+    """The filters are read before the file is opened: a refused export leaves nothing. A
+    page is no filter of an export (it writes every match), nor is a name no list takes:
+    both were ignored, or a bare ``TypeError``."""
     target = tmp_path / name
-    with pytest.raises(InvalidParameter) as refused:
-        cal.export_file(target, start_date="not a date")
-    assert ("start_date", False) == (next(iter(refused.value.fields)), target.exists())
+    refusals = []
+    for bad in ({"start_date": "not a date"}, {"per_page": 5}, {"page": 2}, {"colour": "red"}):
+        with pytest.raises(InvalidParameter) as refused:
+            cal.export_file(target, **bad)
+        refusals.append(list(refused.value.fields))
+    assert ([["start_date"], ["per_page"], ["page"], ["colour"]], False) == (
+        refusals,
+        target.exists(),
+    )

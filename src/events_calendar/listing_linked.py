@@ -66,10 +66,12 @@ def linked_filter(
             lambda: None if query.event is None else event_id(backend, query.event, actor),
         ),
         has_events=None if query.has_events is None else is_truthy(query.has_events),
-        # Others' private events make no venue "have events" for a caller who cannot read them.
+        # Others' private events make no venue "have events" for a caller who cannot read
+        # them; the caller's own do.
         has_events_statuses=_HAS_EVENTS_STATUSES
         if actor.is_editor
         else _HAS_EVENTS_STATUSES - {Status.PRIVATE},
+        has_events_author=actor.reads_own_private,
         ids=(
             _with_upcoming(kind, backend, statuses, actor, settings, now)
             if is_truthy(query.only_with_upcoming)

@@ -58,7 +58,9 @@ def whole_query(cls: Callable[..., Q], query: Q | Mapping[str, Any] | None, para
     paged = sorted(_PAGING & {*params, *_paging_given(query)})
     if paged:
         raise InvalidParameter(
-            dict.fromkeys(paged, "iter() returns every page; leave page and per_page out")
+            dict.fromkeys(
+                paged, "every match is returned, page after page; leave page and per_page out"
+            )
         )
     return given_query(cls, query, params)
 

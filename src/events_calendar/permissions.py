@@ -140,6 +140,14 @@ class Actor:
         return self.can_read(author, status) and (not password or self.system)
 
     @property
+    def reads_own_private(self) -> int | None:
+        """The author whose private records a non-editor may read besides published ones:
+        their own, for contributors and up (``can_read``); ``None`` for everyone else."""
+        if self.user is None or self.is_editor or not self._role_at_least(Role.CONTRIBUTOR):
+            return None
+        return self.user.id
+
+    @property
     def private_author(self) -> int | None:
         """Non-editors see only their own private records; ``None`` means no restriction."""
         return None if self.is_editor else self.user_id

@@ -247,9 +247,11 @@ class LinkedFilter:
     #: Lower-cased words; one field of the record must contain all of them.
     search: tuple[str, ...] = ()
     event_id: int | None = None
-    #: True: linked to an event with one of ``has_events_statuses``; False: to none.
+    #: True: linked to an event with one of ``has_events_statuses`` (or a private event of
+    #: ``has_events_author``); False: to none.
     has_events: bool | None = None
     has_events_statuses: frozenset[Status] = frozenset()
+    has_events_author: int | None = None
     #: Only these records (``only_with_upcoming``, resolved by the core to the records the
     #: upcoming events link to); ``None`` means no restriction.
     ids: frozenset[int] | None = None
@@ -275,10 +277,16 @@ class LinkedFilter:
         if self.search and not _any_field_has_all(record, self.search):
             return False
         if self.has_events is not None:
-            has = any(e.status in self.has_events_statuses for e in events)
+            has = any(self._counts(e) for e in events)
             if has != self.has_events:
                 return False
         return self.ids is None or record.id in self.ids
+
+    def _counts(self, event: Event) -> bool:
+        """Whether ``event`` gives its venue or organizer events (``has_events``)."""
+        return event.status in self.has_events_statuses or (
+            event.status == Status.PRIVATE and event.author == self.has_events_author
+        )
 
     @staticmethod
     def sort_key(record: Venue | Organizer) -> tuple[datetime, int]:

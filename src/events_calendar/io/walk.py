@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..listing import DATE_FILTERS, event_filter
+from ..listing_stream import whole_query
 from ..progress import ProgressArg
 from ..queries import EventQuery
 from ..records import Event
@@ -36,7 +37,7 @@ def walk_events(
     """The events ``filters`` select, in list order, ``BATCH`` at a time; password-protected
     events blanked for a caller without the password, as in a list."""
     ctx = cal._context
-    query = EventQuery(**filters)
+    query = whole_query(EventQuery, None, filters)  # every page: page and per_page refused
     flt = event_filter(query, ctx.actor, ctx.backend, ctx.settings, ctx.zone, ctx.now())
     changes: dict[str, Any] = {"exclude_hidden": False}
     if not any(getattr(query, name) is not None for name in DATE_FILTERS):

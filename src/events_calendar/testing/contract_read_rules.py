@@ -124,6 +124,24 @@ class ReadRulesContract(ContractBase):
         assert [] == _ids(listed)
 
     @pytest.mark.parametrize("kind", LINKED)
+    def test_has_events_counts_the_callers_own_private_events(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """An author reads their own private events, so those count for them, and not for
+        another author or a subscriber (nor do the full-access calendar's, authored by 0)."""
+        mine, theirs, system = (_make(cal, kind, name) for name in ("Mine", "Theirs", "Sys"))
+        author = self.as_role(cal, "author", "ann")
+        other = self.as_role(cal, "author", "bob")
+        make_event(author, "Mine", status="private", **_link(kind, mine.id))
+        make_event(other, "Theirs", status="private", **_link(kind, theirs.id))
+        make_event(cal, "Sys", status="private", **_link(kind, system.id))
+        subscriber = self.as_role(cal, "subscriber", "sue")
+        assert ([mine.id], [theirs.id], []) == tuple(
+            _ids(_collection(who, kind).list(has_events=True))
+            for who in (author, other, subscriber)
+        )
+
+    @pytest.mark.parametrize("kind", LINKED)
     def test_has_events_counts_private_events_for_editors(
         self, cal: ec.Calendar, kind: str
     ) -> None:
