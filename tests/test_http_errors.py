@@ -528,6 +528,16 @@ def test_force_does_not_delete_a_trashed_event_over_http(site: Site) -> None:
     assert (410, "event-is-in-trash") == (response.status_code, response.json()["code"])
 
 
+@pytest.mark.parametrize("force", ["true", "1", "no", "banana"])
+def test_force_is_ignored_by_an_http_delete(site: Site, force: str) -> None:
+    """The reference's DELETE always trashes and ignores ``force`` whatever it says: the
+    Python API reads ``force`` strictly, but the HTTP route never hands it on, so neither a
+    yes nor a value that is not a boolean removes for good (or is refused)."""
+    event = site.event()
+    response = site.delete(f"/events/{event['id']}", params={"force": force}, as_="admin")
+    assert (200, "trash") == (response.status_code, response.json()["status"])
+
+
 # -- not accessible --------------------------------------------------------------------------
 
 

@@ -274,6 +274,8 @@ class EventCollection(PostCollection[Event]):
         return {"timezone": name, "start_date": start, "end_date": end}
 
     def _prepare(self, clean: dict[str, Any], current: Event | None) -> dict[str, Any]:
+        if current is not None:
+            self._refuse_parent_loop(clean, current)
         return dict(clean) | self._span(clean, current) | self._links(clean)
 
     def _prepare_many(self, plans: Sequence[tuple[Event, dict[str, Any]]]) -> _Rows:
@@ -288,6 +290,34 @@ class EventCollection(PostCollection[Event]):
 
     def _check_change(self, clean: dict[str, Any], current: Event) -> None:
         self._span(clean, current)  # the new dates in order, for this event's dates and zone
+        self._refuse_parent_loop(clean, current)
+
+    def _refuse_parent_loop(self, clean: Mapping[str, Any], current: Event) -> None:
+        """Refuse a ``post_parent`` that is the event itself or one of its descendants.
+
+        Such a parent makes a loop (an event its own parent, or two events each other's),
+        in which every walk up the tree, and the reparenting a forced delete does
+        (``Storage.remove``), goes round for ever or hands an event itself as its parent.
+        Categories refuse the same loop through ``parent`` (``TermCollection.update``);
+        WordPress quietly sets such a parent to 0 (``wp_check_post_hierarchy_for_loops``),
+        which would drop what the caller asked for without a word, so it is an
+        ``InvalidParameter`` on ``post_parent`` here. The walk goes up from the new parent
+        (one lookup per level, usually one or two) and stops at a loop stored before this
+        check existed.
+        """
+        parent = clean.get("post_parent") or 0
+        seen: set[int] = set()
+        backend = self._ctx.backend
+        while parent and parent not in seen:
+            if parent == current.id:
+                raise InvalidParameter.one(
+                    "post_parent",
+                    "send an event that is not this one or one of its child events: "
+                    "an event cannot be its own parent or ancestor",
+                )
+            seen.add(parent)
+            found = backend.get_many(Event, [parent]).get(parent)
+            parent = found.post_parent if found is not None else 0
 
     def _links(self, clean: Mapping[str, Any]) -> dict[str, Any]:
         """The link fields of cleaned input as ids: terms and linked records named by text are

@@ -23,7 +23,7 @@ from .progress import ProgressArg
 from .records import Event, Organizer, Venue
 from .slugs import slugify
 from .statuses import Status
-from .validation import read_id, read_input, read_slug
+from .validation import read_flag, read_id, read_input, read_slug
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -196,8 +196,15 @@ class PostCollection(Generic[P]):
         """Move the record to the trash; ``force=True`` removes it for good.
 
         Returns the record as it is after trashing (or as it was before removal).
+        ``force`` is read strictly (``validation.read_flag``: ``True``, ``False``, a numpy
+        bool, ``"true"``/``"false"``, 1/0): a removal cannot be undone, so a value that is
+        not plainly yes or no (``"no"``, ``None``) is ``InvalidParameter`` naming ``force``
+        and nothing is deleted. Removing an event that others name as their ``post_parent``
+        gives them its own parent (0 when it had none), as WordPress's ``wp_delete_post``
+        does, in the same transaction (``Storage.remove``).
         """
         ctx = self._ctx
+        forced = read_flag(force, field="force")  # before any lookup: validation first
         current = self._load_for_write(record_id)
         ctx.require(
             ctx.actor.can_edit(self.kind, current.author, current.status),
@@ -205,7 +212,7 @@ class PostCollection(Generic[P]):
         )
         with ctx.backend.transaction():
             current = self._load_for_write(record_id)  # again, under the write lock
-            if plain(force):
+            if forced:
                 ctx.backend.remove(self.kind, current.id)
                 return current
             if current.status == Status.TRASH:
@@ -227,7 +234,7 @@ class PostCollection(Generic[P]):
 
     def delete_by_slug(self, slug: str, *, force: bool = False) -> P:
         """``delete`` for the record found by ``slug`` (an unknown slug is refused first)."""
-        return self.delete(self.id_for_slug(slug), force=force)
+        return self.delete(self.id_for_slug(slug), force=read_flag(force, field="force"))
 
     def update_many(
         self, ids_or_filters: object, /, *, progress: ProgressArg = None, **changes: Any
@@ -251,9 +258,11 @@ class PostCollection(Generic[P]):
 
         Records are given as for ``update_many``. Every one is checked first (it exists, the
         caller may delete it, and without ``force`` it is not in the trash already); an
-        error names it and changes nothing.
+        error names it and changes nothing. ``force`` is read strictly, as ``delete`` reads
+        it: anything but a plain yes or no is ``InvalidParameter`` and deletes nothing.
         """
-        return posts_bulk.delete_many(self, ids_or_filters, force, progress)
+        forced = read_flag(force, field="force")
+        return posts_bulk.delete_many(self, ids_or_filters, forced, progress)
 
     # -- DataFrames (the ``dataframe`` extra) -----------------------------------------------
     def to_dataframe(self, *, progress: ProgressArg = None, **filters: Any) -> pd.DataFrame:

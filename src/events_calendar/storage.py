@@ -123,7 +123,14 @@ class Storage(Protocol):
         ...
 
     def remove(self, kind: Kind, record_id: int) -> None:
-        """Delete a record for good, with its links and former slugs."""
+        """Delete a record for good, with its links and former slugs.
+
+        Removing an event also gives the events whose ``post_parent`` it is its own parent
+        (0 when it has none), in the same transaction, as WordPress's ``wp_delete_post``
+        does: every backend refuses a ``post_parent`` naming no event on write, so a child
+        left pointing at the removed event could never be edited, trashed or removed again.
+        This is referential integrity, kept where the links' cascade is kept; the moved
+        children are journaled as updated (``changes``)."""
         ...
 
     def get_many(self, cls: type[R], ids: Iterable[int]) -> dict[int, R]:

@@ -25,7 +25,7 @@ from .progress import ProgressArg, tracking
 from .queries import Page, TermFilter, TermQuery
 from .records import Category, Tag
 from .slugs import slugify
-from .validation import read_id, read_input, refuse_missing
+from .validation import read_flag, read_id, read_input, refuse_missing
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -196,8 +196,13 @@ class TermCollection(Generic[T]):
         Events lose the term. The children of a deleted category move up to its parent, as
         WordPress's ``wp_delete_term`` moves them, so a tree keeps its shape one level up
         instead of scattering the grandchildren to the top level.
+
+        ``force`` is there for the signature posts share; a term is removed either way (the
+        reference forces it too). It is still read strictly (``validation.read_flag``), so a
+        call written for posts (``force="no"``) is refused, not taken as a yes.
         """
         ctx = self._ctx
+        read_flag(force, field="force")
         current = self.get(term_id)  # an unknown id is refused before the right to delete
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
         backend = ctx.backend

@@ -40,6 +40,7 @@ __all__ = [
     "IMAGE_EXTENSIONS",
     "LinkedData",
     "Lookup",
+    "read_flag",
     "read_id",
     "read_input",
     "read_slug",
@@ -235,6 +236,21 @@ def read_id(value: object, *, field: str = "id") -> int:
     if number is None:
         raise InvalidParameter.one(field, "send a record id: a whole number such as 42")
     return number
+
+
+def read_flag(value: object, *, field: str) -> bool:
+    """A yes-or-no argument of a call (``force`` of a delete), read strictly.
+
+    What ``coerce.as_rest_bool`` reads (a bool, a numpy bool, 0 or 1, the texts ``true``,
+    ``false``, ``1``, ``0``), and nothing else: a value read for truthiness would turn
+    ``force="no"`` or ``force="false "`` into a deletion for good, which cannot be undone.
+    Anything else (``"no"``, ``""``, ``None``, ``NaN``, a list) is ``InvalidParameter``
+    naming ``field``, with the code ``invalid_boolean`` that event flags get.
+    """
+    read = as_rest_bool(plain(value))
+    if read is None:
+        raise InvalidParameter({field: REST_BOOLEAN_WHY}, codes={field: "invalid_boolean"})
+    return read
 
 
 def read_slug(value: object) -> str:

@@ -100,6 +100,8 @@ class MemoryBackend:
             "tag": defaultdict(set),
         }
         self._counts: dict[Kind, Counter[int]] = {"category": Counter(), "tag": Counter()}
+        #: event id -> ids of the events naming it as their ``post_parent`` (``remove``)
+        self._event_children: dict[int, set[int]] = defaultdict(set)
         self._users: dict[int, User] = {}
         self._credentials: dict[str, Credential] = {}
         self._import_keys: dict[Kind, dict[str, int]] = {kind: {} for kind in KINDS}
@@ -179,6 +181,8 @@ class MemoryBackend:
             if record.status in COUNTED_STATUSES:
                 self._counts["category"].update(set(record.categories))
                 self._counts["tag"].update(set(record.tags))
+            if record.post_parent:
+                self._event_children[record.post_parent].add(record.id)
         elif isinstance(record, Category):
             self._children["category"][record.parent].add(record.id)
 
@@ -199,6 +203,8 @@ class MemoryBackend:
             if record.status in COUNTED_STATUSES:
                 self._counts["category"].subtract(set(record.categories))
                 self._counts["tag"].subtract(set(record.tags))
+            if record.post_parent:
+                self._event_children[record.post_parent].discard(record.id)
         elif isinstance(record, Category):
             self._children["category"][record.parent].discard(record.id)
 
@@ -290,8 +296,18 @@ class MemoryBackend:
                 self.replace(record)
 
     def remove(self, kind: Kind, record_id: int) -> None:
-        """Delete the record; events that link to it lose the link (a database's cascade)."""
+        """Delete the record; events that link to it lose the link (a database's cascade),
+        and events whose ``post_parent`` it is get its own parent (``Storage.remove``)."""
         with self.transaction():
+            if kind == "event":
+                removed = self._records["event"].get(record_id)
+                grandparent = removed.post_parent if isinstance(removed, Event) else 0
+                for child_id in sorted(self._event_children.get(record_id, ())):
+                    child = self._records["event"][child_id]
+                    if child_id == record_id or not isinstance(child, Event):
+                        continue  # its own parent: a loop stored before loops were refused
+                    parent = 0 if grandparent == child_id else grandparent
+                    self._put("event", child_id, attrs.evolve(child, post_parent=parent))
             if kind in ("venue", "organizer", "category", "tag"):
                 attr = next(a for a, k in _LINKS if k == kind)
                 for event_id in sorted(self._links[kind].get(record_id, ())):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import events_calendar as ec
@@ -13,10 +15,12 @@ from .contract_record_base import (
     at,
     ids,
     link_field,
+    linked,
     links,
     make,
     make_event,
     snapshot,
+    terms,
 )
 
 __all__ = ["BulkChangesContract"]
@@ -217,3 +221,53 @@ class BulkChangesContract(ContractBase):
         with pytest.raises(NotFound, match=r"ids\[1\]"):
             cal.tags.delete_many([tag.id, 999999])
         assert [tag.id] == ids(cal.tags.list(hide_empty=False))
+
+    @pytest.mark.parametrize("order", [[0, 1], [1, 0]], ids=["top-first", "middle-first"])
+    def test_delete_many_with_force_moves_the_children_up(
+        self, cal: ec.Calendar, order: list[int]
+    ) -> None:
+        """Events named as ``post_parent`` and removed in bulk leave their children with
+        the nearest parent that is kept (none here), in either order; the children stay
+        editable, and the untouched branch keeps its parent."""
+        top = make_event(cal, "Festival")
+        middle = make_event(cal, "Day one", post_parent=top.id)
+        child = make_event(cal, "Talk", post_parent=middle.id)
+        kept = make_event(cal, "Kept")
+        below_kept = make_event(cal, "Below kept", post_parent=kept.id)
+        gone = [(top, middle)[n].id for n in order]
+        assert gone == cal.events.delete_many(gone, force=True)
+        assert (0, "Talk!", kept.id) == (
+            cal.events.get(child.id).post_parent,
+            cal.events.update(child.id, title="Talk!").title,
+            cal.events.get(below_kept.id).post_parent,
+        )
+
+    @pytest.mark.parametrize("kind", ["event", "venue", "organizer"])
+    def test_delete_many_refuses_a_force_that_is_not_a_boolean(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """``force="no"`` is ``InvalidParameter`` (``invalid_boolean``) naming ``force``,
+        in bulk and one at a time, for every post kind: nothing is removed or trashed."""
+        made = [make_event(cal, "E")] if kind == "event" else [make(cal, kind, "R")]
+        collection: Any = cal.events if kind == "event" else linked(cal, kind)
+        before = snapshot(cal)
+        with pytest.raises(InvalidParameter) as in_bulk:
+            collection.delete_many(ids(made), force="no")
+        with pytest.raises(InvalidParameter) as alone:
+            collection.delete(made[0].id, force="no")
+        assert [{"force": "invalid_boolean"}] * 2 == [in_bulk.value.codes, alone.value.codes]
+        assert before == snapshot(cal)
+
+    @pytest.mark.parametrize("kind", ["category", "tag"])
+    def test_term_delete_refuses_a_force_that_is_not_a_boolean(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """Terms are always removed for good, but a ``force`` that is not a boolean is
+        still refused rather than read as a yes."""
+        term = terms(cal, kind).create(name="Kept")
+        with pytest.raises(InvalidParameter) as caught:
+            terms(cal, kind).delete(term.id, force="no")
+        assert ({"force": "invalid_boolean"}, term) == (
+            caught.value.codes,
+            terms(cal, kind).get(term.id),
+        )

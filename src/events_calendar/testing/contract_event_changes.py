@@ -1,8 +1,9 @@
-"""The event contract: updating events."""
+"""The event contract: updating events, and what a delete does to what they point at."""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import attrs
 import pytest
@@ -264,3 +265,145 @@ class EventChangeContract(EventContractBase):
         with pytest.raises(Forbidden) as caught:
             anon.events.update(event.id, title="Hacked")
         assert ("rest_forbidden", event) == (caught.value.code, cal.events.get(event.id))
+
+    # == post_parent: loops refused, children kept through a forced delete ==================
+    @pytest.mark.parametrize("depth", [0, 1, 2], ids=["itself", "its-child", "its-grandchild"])
+    def test_update_refuses_a_post_parent_loop(self, cal: ec.Calendar, depth: int) -> None:
+        """An event cannot be made its own parent, nor the child of one of its descendants
+        (two events each other's parent): ``InvalidParameter`` on ``post_parent``, saying
+        why, and nothing changes (as categories refuse a ``parent`` loop)."""
+        family = [self.add_event(cal, title="Top")]
+        for n in range(depth):
+            family.append(self.add_event(cal, title=f"Below {n}", post_parent=family[-1].id))
+        with pytest.raises(InvalidParameter, match="its own parent") as caught:
+            cal.events.update(family[0].id, post_parent=family[-1].id)
+        assert (["post_parent"], family) == (
+            list(caught.value.fields),
+            [cal.events.get(e.id) for e in family],
+        )
+
+    def test_update_many_names_the_event_a_post_parent_loop_would_catch(
+        self, cal: ec.Calendar
+    ) -> None:
+        """A bulk change to a parent below one of the events is refused, naming that event
+        (``ids[1].post_parent``); the other events keep their parent too."""
+        top = self.add_event(cal, title="Top")
+        child = self.add_event(cal, title="Child", post_parent=top.id)
+        other = self.add_event(cal, title="Other")
+        with pytest.raises(InvalidParameter) as caught:
+            cal.events.update_many([other.id, top.id], post_parent=child.id)
+        assert (["ids[1].post_parent"], 0, 0) == (
+            list(caught.value.fields),
+            cal.events.get(other.id).post_parent,
+            cal.events.get(top.id).post_parent,
+        )
+
+    def test_update_may_move_an_event_under_another_branch(self, cal: ec.Calendar) -> None:
+        """Only loops are refused: a parent beside or above the event is taken."""
+        top = self.add_event(cal, title="Top")
+        child = self.add_event(cal, title="Child", post_parent=top.id)
+        aside = self.add_event(cal, title="Aside")
+        assert (aside.id, 0) == (
+            cal.events.update(child.id, post_parent=aside.id).post_parent,
+            cal.events.update(child.id, post_parent=0).post_parent,
+        )
+
+    def test_force_delete_gives_the_children_the_removed_events_parent(
+        self, cal: ec.Calendar
+    ) -> None:
+        """Removing an event others name as ``post_parent`` moves them up to its own parent,
+        as WordPress's ``wp_delete_post`` does: they stay editable, and lists filtered by the
+        grandparent list them (with the total to match)."""
+        top = self.add_event(cal, title="Festival")
+        middle = self.add_event(cal, title="Day one", post_parent=top.id)
+        kids = [self.add_event(cal, title=f"Talk {n}", post_parent=middle.id) for n in range(2)]
+        cal.events.delete(middle.id, force=True)
+        listed = cal.events.list(post_parent=top.id, start_date="2031-01-01", end_date="2031-12-31")
+        assert ([top.id, top.id], ["Talk 0", "Talk 1"], 2, "Renamed") == (
+            [cal.events.get(k.id).post_parent for k in kids],
+            sorted(e.title for e in listed.items),
+            listed.total,
+            cal.events.update(kids[0].id, title="Renamed").title,
+        )
+
+    def test_force_delete_of_a_top_event_leaves_its_children_at_the_top(
+        self, cal: ec.Calendar
+    ) -> None:
+        """The children of a removed event that had no parent get none (0), and can then be
+        edited, trashed and removed like any event."""
+        top = self.add_event(cal, title="Festival")
+        child = self.add_event(cal, title="Talk", post_parent=top.id)
+        cal.events.delete(top.id, force=True)
+        assert (0, "Talk!", "trash") == (
+            cal.events.get(child.id).post_parent,
+            cal.events.update(child.id, title="Talk!").title,
+            cal.events.delete(child.id).status,
+        )
+        cal.events.delete(child.id, force=True)
+        with pytest.raises(NotFound):
+            cal.events.get(child.id)
+
+    def test_force_delete_journals_the_moved_children(self, cal: ec.Calendar) -> None:
+        """The children a removal moves are journaled as updated (``changes``), so caches
+        that retire answers by what a write touched retire theirs. A journal may instead
+        answer "anything may have changed" (``records is None``: PostgreSQL journals a
+        removal's former-slug cleanup so), which retires every answer."""
+        top = self.add_event(cal, title="Festival")
+        child = self.add_event(cal, title="Talk", post_parent=top.id)
+        other = self.add_event(cal, title="Unrelated")
+        start = cal.backend.changes(None)
+        cal.events.delete(top.id, force=True)
+        records = cal.backend.changes(start.cursor).records
+        touched = {(c.kind, c.record_id, c.op) for c in records or ()}
+        assert (
+            records is None
+            or {
+                ("event", top.id, "delete"),
+                ("event", child.id, "update"),
+            }
+            <= touched
+        )
+        assert not {t for t in touched if t[1] == other.id}
+
+    def test_force_delete_and_reparenting_roll_back_together(self, cal: ec.Calendar) -> None:
+        """The children move in the removal's own transaction: undone with it."""
+        top = self.add_event(cal, title="Festival")
+        child = self.add_event(cal, title="Talk", post_parent=top.id)
+
+        def undone() -> None:
+            with cal.transaction():
+                cal.events.delete(top.id, force=True)
+                raise RuntimeError("roll back")
+
+        with pytest.raises(RuntimeError):
+            undone()
+        assert (top, top.id) == (cal.events.get(top.id), cal.events.get(child.id).post_parent)
+
+    # == force is read strictly ==============================================================
+    @pytest.mark.parametrize("force", ["no", "false ", "yes", "", None, 2, [True]])
+    def test_delete_refuses_a_force_that_is_not_a_boolean(
+        self, cal: ec.Calendar, force: Any
+    ) -> None:
+        """``force`` removes for good, so it is read as a boolean, not for truthiness:
+        anything else is ``InvalidParameter`` (``invalid_boolean``) naming ``force``, and
+        the event is neither removed nor trashed (by id or by slug)."""
+        event = self.add_event(cal)
+        with pytest.raises(InvalidParameter) as by_id:
+            cal.events.delete(event.id, force=force)
+        with pytest.raises(InvalidParameter) as by_slug:
+            cal.events.delete_by_slug(event.slug, force=force)
+        assert [{"force": "invalid_boolean"}] * 2 == [by_id.value.codes, by_slug.value.codes]
+        assert event == cal.events.get(event.id)
+
+    @pytest.mark.parametrize(("force", "status"), [("false", "trash"), (0, "trash"), ("1", None)])
+    def test_delete_reads_force_as_the_rest_layer_reads_a_boolean(
+        self, cal: ec.Calendar, force: Any, status: str | None
+    ) -> None:
+        """``"true"``/``"false"`` and 1/0 are booleans (``coerce.as_rest_bool``)."""
+        event = self.add_event(cal)
+        cal.events.delete(event.id, force=force)
+        if status is None:
+            with pytest.raises(NotFound):
+                cal.events.get(event.id)
+        else:
+            assert status == cal.events.get(event.id).status

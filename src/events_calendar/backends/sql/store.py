@@ -389,10 +389,30 @@ class SQLStore:
 
     def remove(self, kind: Kind, record_id: int) -> None:
         with self.engine.transaction():
+            if kind == "event":
+                self._reparent_children(record_id)
             self._run(f"DELETE FROM {self._tables[kind]} WHERE id = ?", [record_id])
             self._run(
                 "DELETE FROM slug_aliases WHERE kind = ? AND record_id = ?", [kind, record_id]
             )
+
+    def _reparent_children(self, event_id: int) -> None:
+        """Give the events whose ``post_parent`` is ``event_id`` that event's own parent (0
+        when it has none), as WordPress's ``wp_delete_post`` does, before it is removed:
+        a child left pointing at a removed event could never be written again (``_check``).
+        One statement over the ``events_parent`` index (its ``<> 0`` term lets SQLite use
+        the partial index with a bound id); the journal triggers report each child as
+        updated. A child that would become its own parent (a loop stored before
+        ``post_parent`` loops were refused) gets 0."""
+        table = self._tables["event"]
+        parent = self._run(f"SELECT post_parent FROM {table} WHERE id = ?", [event_id]).scalar()
+        if parent is None:
+            return
+        self._run(
+            f"UPDATE {table} SET post_parent = CASE WHEN id = ? THEN 0 ELSE ? END"
+            " WHERE post_parent = ? AND post_parent <> 0 AND id <> ?",
+            [int(parent), int(parent), event_id, event_id],
+        )
 
     # -- reads -----------------------------------------------------------------------------
     def get_many(self, cls: type[R], ids: Iterable[int]) -> dict[int, R]:
