@@ -13,7 +13,7 @@ import attrs
 from . import bulk
 from .context import Context
 from .dates import all_day_span, resolve_zone, zone_name
-from .errors import Forbidden, PageNotFound
+from .errors import Forbidden, InvalidParameter, PageNotFound
 from .io import dataframe
 from .linked import LinkedCollection
 from .listing import event_filter

@@ -555,6 +555,37 @@ def _name_keys_hashed() -> list[str]:
     ]
 
 
+def _anything_only_when_rows_change() -> list[str]:
+    """Former slugs, users and credentials journal "anything" only when a statement changed
+    a row of theirs. Their statement triggers fired on every statement, and removing any
+    record runs a ``DELETE`` of its former slugs, most often of none: each removal on
+    PostgreSQL retired every cached answer, where SQLite's row triggers journal nothing.
+    Each trigger now reads its transition table first."""
+    sql = [
+        _function(
+            "journal_anything_if_rows",
+            [
+                "IF EXISTS (SELECT 1 FROM changed_rows) THEN"
+                f" INSERT INTO changes VALUES (journal_generation(), '{ANYTHING}', 0, 'update');"
+                " END IF"
+            ],
+        )
+    ]
+    for table in ("slug_aliases", "users", "credentials"):
+        sql.append(f'DROP TRIGGER "{table}_journal" ON "{table}"')
+        sql += [
+            f'CREATE TRIGGER "{table}_journal_{action.lower()}" AFTER {action} ON "{table}"'
+            f" REFERENCING {sides} FOR EACH STATEMENT"
+            " EXECUTE FUNCTION journal_anything_if_rows()"
+            for action, sides in (
+                ("INSERT", "NEW TABLE AS changed_rows"),
+                ("DELETE", "OLD TABLE AS changed_rows"),
+                ("UPDATE", "OLD TABLE AS changed_rows NEW TABLE AS new_rows"),
+            )
+        ]
+    return sql
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _initial),
     Migration(2, "import_keys", _import_keys),
@@ -565,4 +596,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "calendar_identity", _calendar_identity),
     Migration(8, "search_indexes_fold_as_python", _search_indexes_fold_as_python),
     Migration(9, "name_keys_hashed", _name_keys_hashed),
+    Migration(10, "anything_only_when_rows_change", _anything_only_when_rows_change),
 )
