@@ -46,3 +46,34 @@ def test_migrate_unreachable_postgres_is_one_line(capsys: pytest.CaptureFixture[
         ),
         "pw" in err,
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["migrate", "--db", ""],
+        ["users", "list", "--db", " "],
+        ["seed", "--sample", "--db", ""],
+        ["export", "out.csv", "--db", ""],
+        ["copy", "--from", "", "--to", "memory://"],
+    ],
+)
+def test_an_empty_database_url_is_refused_not_read_as_the_default(
+    argv: list[str],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--db "$UNSET"`` would have opened (and made) ./events.db: it is a usage error,
+    one line, exit 2, and no file appears."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("EVENTS_CALENDAR_DB", raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    err = capsys.readouterr().err
+    assert (2, 1, "give a database URL" in err, []) == (
+        stopped.value.code,
+        len(err.strip().splitlines()),
+        True,
+        list(tmp_path.iterdir()),
+    )

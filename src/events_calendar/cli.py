@@ -144,6 +144,17 @@ def _port(value: str) -> int:
     return int(value)
 
 
+def _db_url(value: str) -> str:
+    """``--db``: a database URL. An empty one (``--db "$UNSET"``) is refused rather than
+    read as the default, which would open or create another file than the one meant."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            "give a database URL (sqlite:///FILE, postgresql://..., memory://), or leave --db"
+            " out for $EVENTS_CALENDAR_DB, else sqlite:///events.db"
+        )
+    return value
+
+
 def _base_path(value: str) -> str:
     """``--base-path``: where the API is mounted, an absolute path (``/wp-json``)."""
     if not value.startswith("/"):
@@ -353,7 +364,7 @@ def _io_parsers(commands: Any, db_help: str) -> None:
     )
     imp.add_argument("--status", help="the status imported records get (default: publish)")
     imp.add_argument("--key", metavar="COLUMN", help="the CSV column that identifies a row")
-    imp.add_argument("--db", help=db_help)
+    imp.add_argument("--db", type=_db_url, help=db_help)
     imp.set_defaults(run=_import)
 
     exp = commands.add_parser(
@@ -363,7 +374,7 @@ def _io_parsers(commands: Any, db_help: str) -> None:
     exp.add_argument("--format", choices=["csv", "ics", "json"], help="default: the extension")
     for name in _EXPORT_FILTERS:
         exp.add_argument(f"--{name.replace('_', '-')}", dest=name, help="as in GET /events")
-    exp.add_argument("--db", help=db_help)
+    exp.add_argument("--db", type=_db_url, help=db_help)
     exp.set_defaults(run=_export)
 
 
@@ -373,7 +384,7 @@ def _parser() -> argparse.ArgumentParser:
     db_help = "database URL (default: $EVENTS_CALENDAR_DB, else sqlite:///events.db)"
 
     serve = commands.add_parser("serve", help="serve the tribe/events/v1 REST API")
-    serve.add_argument("--db", help=db_help)
+    serve.add_argument("--db", type=_db_url, help=db_help)
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--per-page", type=int, default=10, help="default page size")
@@ -437,22 +448,26 @@ def _parser() -> argparse.ArgumentParser:
     token.add_argument("login")
     token.set_defaults(run=_users_token)
     for sub in (add, listing, remove, token):
-        sub.add_argument("--db", help=db_help)
+        sub.add_argument("--db", type=_db_url, help=db_help)
 
     seed = commands.add_parser("seed", help="load data into a calendar")
     seed.add_argument("--sample", action="store_true", help="a realistic sample calendar")
-    seed.add_argument("--db", help=db_help)
+    seed.add_argument("--db", type=_db_url, help=db_help)
     seed.set_defaults(run=_seed)
 
     copy = commands.add_parser(
         "copy", help="copy a whole calendar into an empty database (e.g. SQLite to PostgreSQL)"
     )
-    copy.add_argument("--from", dest="source", required=True, help="database URL to read")
-    copy.add_argument("--to", dest="target", required=True, help="empty database URL to fill")
+    copy.add_argument(
+        "--from", dest="source", type=_db_url, required=True, help="database URL to read"
+    )
+    copy.add_argument(
+        "--to", dest="target", type=_db_url, required=True, help="empty database URL to fill"
+    )
     copy.set_defaults(run=_copy)
 
     migrate = commands.add_parser("migrate", help="bring a database's schema up to date")
-    migrate.add_argument("--db", help=db_help)
+    migrate.add_argument("--db", type=_db_url, help=db_help)
     migrate.set_defaults(run=_migrate)
     _io_parsers(commands, db_help)
     return parser
