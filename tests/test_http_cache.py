@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -153,3 +153,24 @@ def test_head_from_the_cache_has_no_body(cal: ec.Calendar) -> None:
     get(cal, "/events", params=WINDOW)
     head = get(cal, "/events", params=WINDOW, method="HEAD")
     assert (200, b"", "1") == (head.status_code, head.content, head.headers["X-TEC-Total"])
+
+
+def test_the_namespace_index_is_never_kept_as_the_clock_moves_it() -> None:
+    """The index shows the default ``end_date`` as now + 24 months to the second: each
+    answer is built afresh (a kept one was up to a day old), with an ETag of its body, so a
+    tag from a second ago no longer matches."""
+    from http_helpers import Site
+
+    site = Site()
+    first = site.get("/")
+    site.clock.advance(timedelta(seconds=5))
+    second = site.get("/")
+    again = site.get("/", headers={"If-None-Match": second.headers["etag"]})
+    stale = site.get("/", headers={"If-None-Match": first.headers["etag"]})
+    ends = [
+        r.json()["routes"]["/tribe/events/v1/events"]["endpoints"][0]["args"]["end_date"][
+            "default"
+        ]
+        for r in (first, second)
+    ]
+    assert (ends[0] != ends[1], 304, 200) == (True, again.status_code, stale.status_code)

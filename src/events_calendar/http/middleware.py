@@ -110,6 +110,12 @@ def _judged_query(raw: bytes) -> tuple[bool, bool]:
     return cacheable(query, has_credentials=False), revalidatable(query, has_credentials=False)
 
 
+#: Pages below the API's root whose answer moves with the clock, never kept: the namespace
+#: index shows the default ``end_date`` as now + 24 months to the second, as the reference
+#: does. (Still answered with validators: an ETag of the body as it is.)
+_CLOCK_PAGES = frozenset({"", "/"})
+
+
 class CacheAnonymousReads:
     """Answers anonymous, cacheable GETs from the cache until a write changes them."""
 
@@ -143,7 +149,7 @@ class CacheAnonymousReads:
             and "authorization" not in Headers(scope=scope)
         ):
             kept, validated = _judged_query(scope["query_string"])
-            if kept:
+            if kept and self._below_root(scope["path"]) not in _CLOCK_PAGES:
                 await self._read(scope, receive, send, self._key(scope))
                 return
             if validated:
