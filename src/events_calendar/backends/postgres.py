@@ -308,6 +308,15 @@ class PostgresEngine(Engine):
         self._pool.close()
 
 
+#: A load analyses the tables it grew (``PostgresBackend._analyze_if_grown``) when it added
+#: at least this many events plus this share of those counted before: autovacuum's own
+#: defaults (``autovacuum_analyze_threshold``, ``autovacuum_analyze_scale_factor``).
+_ANALYZE_BASE = 50
+_ANALYZE_SHARE = 0.1
+#: The link tables a load writes.
+_LOADED_LINKS = tuple(link.table for link in LINKS.values())
+
+
 class PostgresBackend(SQLStore):
     """The calendar's storage in a PostgreSQL database (migrated when opened)."""
 
@@ -349,6 +358,7 @@ class PostgresBackend(SQLStore):
             yield
             self._raise_day_counts(first)
             self._journal_load()
+            self._analyze_if_grown(first)
             return
         links = [link.table for link in LINKS.values()]
         foreign = engine.execute(
@@ -376,6 +386,23 @@ class PostgresBackend(SQLStore):
             engine.execute(f"ALTER TABLE {quote(table)} ADD CONSTRAINT {quote(name)} {definition}")
         self._raise_day_counts(first)
         self._journal_load()
+        self._analyze_if_grown(first)
+
+    def _analyze_if_grown(self, first: int) -> None:
+        """Refresh the planner's statistics of the events and link tables when the load
+        (ids from ``first`` on) grew them by a tenth or more, as autovacuum would, in case it
+        is off or has yet to run. A load of 50,000 events into a calendar of 36 left the
+        planner counting 36: an anonymous venue's list then took 16 s, a category's 50 s,
+        against 0.05 s once analysed. ``ANALYZE`` samples a bounded number of rows (about a
+        second at a million events) and runs in the load's transaction; a batch that adds
+        little to a large calendar skips it."""
+        added = self.last_id("post") - first + 1
+        before = self.engine.execute(
+            "SELECT reltuples FROM pg_class WHERE oid = 'events'::regclass"
+        ).scalar()
+        if added >= _ANALYZE_BASE + _ANALYZE_SHARE * max(float(before or 0), 0.0):
+            tables = ", ".join(self.dialect.quote(t) for t in ("events", *_LOADED_LINKS))
+            self.engine.execute(f"ANALYZE {tables}")
 
     def _journal_load(self) -> None:
         """The load's one journal entry (its row inserts journal nothing): "anything"."""
