@@ -126,3 +126,15 @@ def test_the_cache_keeps_what_its_rules_say(operations: list[tuple], max_bytes: 
             for listing in {v.listing for v in kept.values() if SHOWS_EVENTS in v.tags}
         }
         assert cache._index.listings() == set(cache._listed) - {None}
+
+
+def test_a_listing_reads_bracketed_names_as_the_app_does() -> None:
+    """``venue[0]=3`` is the app's ``venue=3`` (``params``, as PHP reads it): the kept list is
+    filed under that venue, and a venue list asking ``has_events[0]`` is one that reads
+    events, so a new event retires it."""
+    from events_calendar.http.cache_tags import read_tags
+
+    assert (Listing.of("venue=3&tags=5"), frozenset({ALL, SHOWS_EVENTS})) == (
+        Listing.of("venue[0]=3&tags[1]=5"),
+        read_tags("/venues", b"{}", "has_events[0]=1"),
+    )

@@ -307,3 +307,38 @@ def test_invalid_json_body_is_rest_invalid_json(site: Site) -> None:
             "data": {"status": 400, "json_error_code": 4, "json_error_message": "Syntax error"},
         },
     ) == (response.status_code, response.json())
+
+
+def test_a_form_body_reads_bracketed_names_as_php_does(site: Site) -> None:
+    """A form body as PHP's ``http_build_query`` writes one (what ``wp_remote_post`` sends):
+    numbered lists, an inline venue as a map, a list of organizer maps. Each reaches the
+    event; they were dropped without a word."""
+    music = site.category(name="Music")["id"]
+    body = (
+        "title=Form+Gala&start_date=2031-09-20+19:00&end_date=2031-09-20+22:00"
+        f"&categories[0]={music}&categories[1]=Jazz&tags[]=late&tags[]=free"
+        "&venue[venue]=Form+Hall&venue[city]=Nice"
+        "&organizer[0][organizer]=Form+Org&organizer[1][organizer]=Other+Org"
+    )
+    made = site.post(
+        "/events",
+        as_="admin",
+        content=body,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    event = made.json()
+    assert (201, ["Jazz", "Music"], ["free", "late"], "Form Hall", "Nice") == (
+        made.status_code,
+        sorted(c["name"] for c in event["categories"]),
+        sorted(t["name"] for t in event["tags"]),
+        event["venue"]["venue"],
+        event["venue"]["city"],
+    )
+    assert ["Form Org", "Other Org"] == [o["organizer"] for o in event["organizer"]]
+
+
+def test_a_list_filter_in_php_form_filters_as_its_other_forms(site: Site) -> None:
+    """``categories[0]=1&categories[1]=2`` on a list is ``categories=1,2``."""
+    ids = categorised(site)
+    params = [("categories[0]", ids["Music"]), ("categories[1]", ids["Sport"])]
+    assert ["A", "B"] == titles(site.get("/events", params=params))

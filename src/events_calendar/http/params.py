@@ -9,6 +9,7 @@ plain key keeps its last value, as PHP does.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import parse_qsl, unquote_to_bytes
@@ -31,15 +32,51 @@ class InvalidJson(Exception):
 
 
 def _collect(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """Parameters as PHP's ``parse_str`` reads a query string or form body, which is what the
+    reference's endpoints see: ``a[]=1&a[]=2`` and ``a[0]=1&a[1]=2`` are lists,
+    ``venue[venue]=Hall&venue[city]=Nice`` a map, and they nest
+    (``organizer[0][organizer]=Org``). A map whose keys are all whole numbers is a list, in
+    the order given (PHP's ``array_values``, which the reference applies to link lists). A
+    name with unbalanced brackets, or nested deeper than PHP's 64 levels, is kept as written.
+    """
     found: dict[str, Any] = {}
     for key, value in pairs:
-        if key.endswith("[]"):
-            found.setdefault(key[:-2], [])
-            if isinstance(found[key[:-2]], list):
-                found[key[:-2]].append(value)
-        else:
+        head, bracket, rest = key.partition("[")
+        path = _BRACKETS.findall(bracket + rest) if head and bracket else []
+        if not path or "".join(f"[{p}]" for p in path) != bracket + rest or len(path) > 64:
             found[key] = value
-    return found
+            continue
+        node = found
+        for name, after in zip([head, *path], [*path, None], strict=True):
+            if after is None:
+                _put(node, name, value)
+                break
+            child = node.get(name) if name else None
+            if not isinstance(child, dict):
+                child = {}
+                _put(node, name, child)
+            node = child
+    return {name: _as_lists(value) for name, value in found.items()}
+
+
+#: One ``[...]`` of a bracketed parameter name.
+_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _put(node: dict[str, Any], name: str, value: Any) -> None:
+    """``node[name] = value``; an empty name (``[]``) appends, after the highest whole-number
+    key, as PHP does."""
+    if not name:
+        numbers = [int(k) for k in node if k.isdigit()]
+        name = str(max(numbers) + 1 if numbers else 0)
+    node[name] = value
+
+
+def _as_lists(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return value
+    items = {k: _as_lists(v) for k, v in value.items()}
+    return list(items.values()) if items and all(k.isdigit() for k in items) else items
 
 
 #: PHP's ``json_decode`` default depth, which WordPress uses: deeper bodies are invalid JSON.
