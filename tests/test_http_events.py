@@ -330,3 +330,20 @@ def test_event_id_path_accepts_a_trailing_slash(site: Site) -> None:
     """/events/<id>/ answers like /events/<id>."""
     event = site.event()
     assert 200 == site.get(f"/events/{event['id']}/").status_code
+
+
+@pytest.mark.parametrize(
+    ("url", "extension"),
+    [
+        ("https://cdn.example.com/poster.jpg?w=1.5", "jpg"),
+        ("https://cdn.example.com/hall.PNG#top", "png"),
+        ("https://cdn.example.com/v1.2/poster.webp", "webp"),
+    ],
+)
+def test_an_image_extension_is_its_file_names(site: Site, url: str, extension: str) -> None:
+    """The image object's ``extension`` is the file's (reference 4.5), whatever query or
+    fragment the address carries (it was ``5`` for ``poster.jpg?w=1.5``)."""
+    made = site.event(
+        title="Poster", start_date="2031-09-23 10:00", end_date="2031-09-23 12:00", image=url
+    )
+    assert {"url": url, "id": 0, "extension": extension} == made["image"]

@@ -22,6 +22,7 @@ from ..events import Related
 from ..records import Category, Event, Kind, Organizer, Tag, Venue
 from ..settings import Settings
 from ..statuses import Status
+from ..web_addresses import path_of
 from .fragments import Fragments
 from .responses import serialised
 from .urls import TAXONOMIES, Urls
@@ -41,7 +42,8 @@ def _stamp(moment: datetime, zone: Any = None) -> str:
 def _image(url: str) -> dict[str, Any] | bool:
     if not url:
         return False
-    extension = url.rsplit(".", 1)[-1].lower() if "." in url.rsplit("/", 1)[-1] else ""
+    name = path_of(url).rsplit("/", 1)[-1]  # the file's name: no query, no fragment
+    extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
     return {"url": url, "id": 0, "extension": extension}
 
 
