@@ -168,8 +168,20 @@ class PostCollection(Generic[P]):
         )
         with ctx.backend.transaction():
             # Read again under the write lock: a change committed since the read above (by
-            # another thread or process) is kept, not overwritten with the older fields.
-            current = self._load_for_write(record_id)
+            # another thread or process) is kept, not overwritten with the older fields, and
+            # the rights and the input's zone are judged on the record as it is now (the
+            # earlier checks only fail fast: an author who lost the event since may not
+            # edit it, and new wall-clock dates read in its new zone).
+            locked = self._load_for_write(record_id)
+            if self._zone_of(locked) != self._zone_of(current):
+                clean = read_input(
+                    self._cls, changes, ctx, creating=False, zone=self._zone_of(locked)
+                )
+            current = locked
+            ctx.require(
+                ctx.actor.can_edit(self.kind, current.author, current.status),
+                f"edit this {self.kind}",
+            )
             fields = self._prepare(clean, current)
             if "status" in clean:
                 fields["status"] = self._status(clean["status"])
@@ -212,6 +224,10 @@ class PostCollection(Generic[P]):
         )
         with ctx.backend.transaction():
             current = self._load_for_write(record_id)  # again, under the write lock
+            ctx.require(  # judged on the record as it is now, as ``update`` does
+                ctx.actor.can_edit(self.kind, current.author, current.status),
+                f"delete this {self.kind}",
+            )
             if forced:
                 ctx.backend.remove(self.kind, current.id)
                 return current

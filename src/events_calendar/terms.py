@@ -207,6 +207,7 @@ class TermCollection(Generic[T]):
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
         backend = ctx.backend
         with backend.transaction():
+            current = self.get(term_id)  # again, under the write lock: its parent as it is now
             children = backend.get_many(Category, child_terms(backend, self.kind, [current.id]))
             for child in children.values():
                 backend.replace(attrs.evolve(child, parent=current.parent))
