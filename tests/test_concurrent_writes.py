@@ -108,3 +108,36 @@ def test_a_deleted_categorys_children_move_to_its_parent_as_it_is_then(cal: ec.C
         lambda: cal.categories.delete(middle.id),
     )
     assert p2.id == cal.categories.get(kid.id).parent
+
+
+def test_an_open_transactions_users_and_tokens_are_nobody_elses(cal: ec.Calendar) -> None:
+    """A user and token made in a transaction that rolls back never sign anyone in, nor
+    author an event, from another thread (memory read them without its lock)."""
+    made: dict[str, Any] = {}
+    ready = threading.Event()
+    out: dict[str, Any] = {}
+
+    def other() -> None:
+        ready.wait(30)
+        for name, attempt in (
+            ("token", lambda: cal.users.verify_token(made["token"]).login),
+            ("author", lambda: cal.events.create(title="X", author=made["id"], **DATES).author),
+        ):
+            try:
+                out[name] = attempt()
+            except CalendarError as error:
+                out[name] = type(error).__name__
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    with pytest.raises(RuntimeError), cal.transaction():
+        made["id"] = cal.users.create("zed", role="editor").id
+        made["token"] = cal.users.issue_token("zed")
+        ready.set()
+        time.sleep(1.0)
+        raise RuntimeError("undo")
+    thread.join(30)
+    assert ({"token": "AuthenticationFailed", "author": "InvalidParameter"}, []) == (
+        out,
+        cal.users.list(),
+    )

@@ -15,7 +15,7 @@ import string
 from datetime import datetime, tzinfo
 from typing import Literal
 
-from .coerce import as_id_list, as_int, as_list, is_truthy
+from .coerce import as_id_list, as_int, as_list, clean_text, is_truthy
 from .dates import default_window, query_bound
 from .listing_common import (
     MAX_SEARCH_WORDS,
@@ -101,6 +101,8 @@ def _term_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | N
         raise Bad(f"send one or more {kind} ids or slugs")
     ids: set[int] = set()
     keys = [str(i) for i in items if as_int(i) is None]
+    if not all(clean_text(key) for key in keys):  # no stored slug or name holds one
+        raise Bad(f"send {kind} ids, slugs or names without NUL characters")
     numbers = [n for i in items if (n := as_int(i)) is not None]
     found = term_ids(backend, kind, keys)
     known = backend.get_many(RECORD_CLASSES[kind], numbers)

@@ -263,7 +263,8 @@ class MemoryBackend:
             return range(first, first + count)
 
     def last_id(self, family: Family) -> int:
-        return self._seq[family]
+        with self._lock:  # as every read: an open transaction's ids are its own till it commits
+            return self._seq[family]
 
     def taken_slugs(self, kind: Kind, slugs: Collection[str]) -> dict[str, int]:
         with self._lock:
@@ -338,7 +339,8 @@ class MemoryBackend:
         return attrs.evolve(term, count=self._counts[term.kind][term.id])
 
     def post_kind(self, record_id: int) -> Kind | None:
-        return self._post_kind.get(record_id)
+        with self._lock:
+            return self._post_kind.get(record_id)
 
     def slugs_starting(self, kind: Kind, prefix: str) -> set[str]:
         with self._lock:
@@ -491,7 +493,8 @@ class MemoryBackend:
         self._users.pop(user_id, None)
 
     def get_user(self, user_id: int) -> User | None:
-        return self._users.get(user_id)
+        with self._lock:
+            return self._users.get(user_id)
 
     def find_user(self, login: str) -> User | None:
         with self._lock:
@@ -528,7 +531,8 @@ class MemoryBackend:
         self._credentials.pop(secret_hash, None)
 
     def find_credential(self, secret_hash: str) -> Credential | None:
-        return self._credentials.get(secret_hash)
+        with self._lock:  # a credential issued in an open transaction signs nobody in yet
+            return self._credentials.get(secret_hash)
 
     def credentials(self, user_id: int) -> list[Credential]:
         with self._lock:

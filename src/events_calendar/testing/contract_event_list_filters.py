@@ -237,6 +237,16 @@ class EventListFilterContract(EventContractBase):
         by_query = cal.events.list(ec.EventQuery(**params))
         assert (cal.events.list(**params), ["Festival"]) == (by_query, titles(by_query))
 
+    @pytest.mark.parametrize("field", ["categories", "tags"])
+    def test_a_term_filter_holding_nul_is_refused_by_name(
+        self, cal: ec.Calendar, field: str
+    ) -> None:
+        """A NUL in a term slug or name is ``InvalidParameter`` naming the filter on every
+        backend (PostgreSQL's driver refused it with an untyped ``DataError``)."""
+        with pytest.raises(InvalidParameter) as info:
+            cal.events.list(**{field: ["jazz\x00"]})
+        assert [field] == list(info.value.fields)
+
     def test_keywords_beside_a_query_object_change_it(self, cal: ec.Calendar) -> None:
         """``list(query, page=2)`` is the query's second page: keywords win over the query
         object, as they do for ``iter`` (they were silently ignored)."""
