@@ -5,6 +5,8 @@ from __future__ import annotations
 import multiprocessing
 import sqlite3
 import threading
+import time
+import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from sqlite_utils import Database
 
 import events_calendar as ec
+from events_calendar.backends import sqlite as sqlite_module
 from events_calendar.backends import sqlite_schema
 from events_calendar.backends.sqlite import MMAP_BYTES, SQLiteBackend
 from events_calendar.backends.sqlite_schema import MIGRATIONS_TABLE, migrations
@@ -404,6 +407,51 @@ def test_a_file_with_a_newer_schema_is_refused(tmp_path: Path) -> None:
     raw.close()
     with pytest.raises(StorageUnavailable, match=r"schema is newer .* '0099_from_the_future'"):
         SQLiteBackend(path)
+
+
+def test_an_up_to_date_file_opens_beside_another_writers_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening a file that needs no migration writes nothing, so it waits for no other
+    process's open write transaction (a second connection holds it here): it opens at once
+    and reads. Opening used to take the write lock first and fail after the busy timeout."""
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 3.0)
+    path = tmp_path / "busy.db"
+    with _calendar(f"sqlite:///{path}") as cal:
+        event = _event(cal, 1)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # the write lock, held
+        started = time.monotonic()
+        with _calendar(f"sqlite:///{path}") as cal:
+            assert "Event 1" == cal.events.get(event.id).title
+        assert time.monotonic() - started < 1.5
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def test_a_file_to_migrate_waits_for_another_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that does need writing on open (here its search indexes folded by another
+    Unicode version) still takes the write lock, and says so when it stays held."""
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 0.5)
+    path = tmp_path / "refold.db"
+    SQLiteBackend(path).close()
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("UPDATE search_fold SET unicode = '6.1.0'")
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(Conflict, match="stayed locked"):
+            SQLiteBackend(path)
+        other.execute("ROLLBACK")
+        SQLiteBackend(path).close()
+        assert [(unicodedata.unidata_version,)] == other.execute(
+            "SELECT unicode FROM search_fold"
+        ).fetchall()
+    finally:
+        other.close()
 
 
 def test_a_failed_migration_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

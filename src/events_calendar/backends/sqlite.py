@@ -22,6 +22,7 @@ import json
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,6 +40,7 @@ from .sql.schema import LINKS, LISTING_KEY
 from .sql.store import SQLStore
 from .sql.window_counts import count_events, raise_counts
 from .sqlite_checkpoint import KEPT_LOG_BYTES, Checkpointer
+from .sqlite_schema import _FOLDED_BY as FOLDED_BY
 from .sqlite_schema import (
     INDEX_EVENTS_BETWEEN,
     JOURNAL_INSERT_TRIGGERS,
@@ -299,8 +301,10 @@ class SQLiteEngine(Engine):
         self._watch = self._connect(cache_kib=64) if path is not None else None
         self._watch_lock = threading.Lock()
         try:
-            with self.transaction(), translating(_ERRORS, self._name):
-                self._migrate()  # all or nothing: SQLite's DDL is transactional
+            with translating(_ERRORS, self._name):
+                if self._must_write_on_open():
+                    with self.transaction():
+                        self._migrate()  # all or nothing: SQLite's DDL is transactional
         except BaseException:
             self.close()
             raise
@@ -383,12 +387,33 @@ class SQLiteEngine(Engine):
         the database is a private in-memory one."""
         return self.path is None or self._owner == threading.get_ident()
 
-    def _migrate(self) -> None:
-        """Apply the migrations the file lacks; none, and sqlite-utils is not imported.
+    def _must_write_on_open(self) -> bool:
+        """Whether opening has anything to write: a migration the file lacks, or search
+        indexes folded by another Unicode version than this Python's.
 
-        A file migrated by a newer version holds what this code cannot read correctly:
-        refuse it whole rather than use it half-understood."""
+        Read outside any write transaction (in WAL a read waits for no writer), so opening a
+        file that is up to date never waits for another process's open transaction: with
+        ``BEGIN IMMEDIATE`` first, ``connect()`` waited for it and failed after the busy
+        timeout. ``_migrate`` reads it all again under the write lock, since another opener
+        may have written in between. A newer schema is refused here already."""
         applied = self._applied_migrations()
+        self._refuse_newer(applied)
+        if not {name for name, _ in STEPS}.issubset(applied):
+            return True
+        (folded_by,) = self._writer.execute(f"SELECT unicode FROM {FOLDED_BY}").fetchone()
+        return bool(folded_by != unicodedata.unidata_version)
+
+    def _migrate(self) -> None:
+        """Apply the migrations the file lacks; none, and sqlite-utils is not imported."""
+        applied = self._applied_migrations()
+        self._refuse_newer(applied)
+        if not {name for name, _ in STEPS}.issubset(applied):
+            migrations().apply(self.db)
+        refold_search_indexes(self._writer.execute)
+
+    def _refuse_newer(self, applied: Sequence[str]) -> None:
+        """A file migrated by a newer version holds what this code cannot read correctly:
+        refuse it whole rather than use it half-understood."""
         known = {name for name, _ in STEPS}
         unknown = [name for name in applied if name not in known]
         if unknown:
@@ -397,9 +422,6 @@ class SQLiteEngine(Engine):
                 f"its schema is newer than this version of events_calendar (migration "
                 f"{unknown[-1]!r}); upgrade events_calendar to open it",
             )
-        if not known.issubset(applied):
-            migrations().apply(self.db)
-        refold_search_indexes(self._writer.execute)
 
     def _applied_migrations(self) -> list[str]:
         """The names of the migrations applied to the file, in the order they were, read
