@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 
+import psycopg
 import pytest
 
-from events_calendar.backends.postgres import PostgresEngine, describe_url, to_pyformat
+from events_calendar.backends.postgres import (
+    WRITE_LOCK,
+    PostgresEngine,
+    describe_url,
+    to_pyformat,
+)
 from events_calendar.errors import StorageUnavailable
 from events_calendar.testing.engine_contract import EngineContract
 from events_calendar.testing.postgres import (
@@ -127,3 +134,31 @@ def test_venue_search_uses_field_indexes(engine: PostgresEngine) -> None:
     )
     plan = _plan(engine, f"SELECT r.id FROM venues r WHERE {where}", params)
     assert (True, True) == ("venues_search_venue" in plan, "venues_search_city" in plan)
+
+
+def test_an_up_to_date_database_opens_beside_an_open_write_transaction(
+    database: TestDatabase,
+) -> None:
+    """Opening a database that needs no migration takes no write lock, so another process's
+    open write transaction (a connection holding the advisory lock here) does not hold it
+    up: it opens at once and reads. It used to wait for the lock without limit."""
+    opened: list[object] = []
+
+    def open_and_read() -> None:
+        try:
+            engine = PostgresEngine(database.url)
+            opened.append(engine.execute("SELECT count(*) FROM events").scalar())
+            engine.close()
+        except Exception as error:  # reported by the assertion below
+            opened.append(error)
+
+    with psycopg.connect(database.url) as other:
+        other.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])  # held till the end
+        opener = threading.Thread(target=open_and_read, daemon=True)
+        started = time.monotonic()
+        opener.start()
+        opener.join(timeout=5)
+        elapsed = time.monotonic() - started
+        other.rollback()  # lets an opener that waits for the lock finish
+    opener.join()
+    assert ([0], True) == (opened, elapsed < 2)

@@ -190,16 +190,25 @@ class PostgresEngine(Engine):
     def migrate(self, connection: psycopg.Connection[Any], migrations: Sequence[Migration]) -> None:
         """Apply the migrations the database lacks, each in its own transaction (under the
         write lock, so concurrent openers migrate once). Refuses a schema newer than
-        ``migrations``."""
+        ``migrations``.
+
+        The schema's version is read first without the lock: a database that needs nothing
+        is opened without waiting for any writer (taking the lock first, opening waited
+        without limit for every open write transaction of every process). Each migration
+        reads it again under the lock, since another opener may have applied it meanwhile.
+        """
         known = max((m.version for m in migrations), default=0)
-        with self._translating(), connection.transaction():
-            connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
-            connection.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY,"
-                " name TEXT NOT NULL, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
-            )
-            found = connection.execute("SELECT max(version) FROM schema_migrations").fetchone()
-        newest = int(found[0]) if found and found[0] is not None else 0
+        with self._translating():
+            newest = self._schema_version(connection)
+        if newest is None or newest < known:
+            with self._translating(), connection.transaction():
+                connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+                connection.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY,"
+                    " name TEXT NOT NULL, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+                )
+                newest = self._schema_version(connection)
+        newest = newest or 0
         if newest > known:
             raise StorageUnavailable.of(
                 self.database,
@@ -222,6 +231,16 @@ class PostgresEngine(Engine):
                     "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
                     [migration.version, migration.name],
                 )
+
+    @staticmethod
+    def _schema_version(connection: psycopg.Connection[Any]) -> int | None:
+        """The newest migration applied (0 when none), ``None`` when there is no
+        ``schema_migrations`` table yet. Takes no lock a writer holds."""
+        table = connection.execute("SELECT to_regclass('schema_migrations') IS NOT NULL")
+        if table.fetchone() != (True,):
+            return None
+        found = connection.execute("SELECT max(version) FROM schema_migrations").fetchone()
+        return int(found[0]) if found and found[0] is not None else 0
 
     # -- transactions ------------------------------------------------------------------------
     @contextmanager
