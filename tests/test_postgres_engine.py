@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
+from events_calendar.backends import postgres as postgres_module
 from events_calendar.backends.postgres import (
     WRITE_LOCK,
     PostgresEngine,
@@ -162,3 +163,45 @@ def test_an_up_to_date_database_opens_beside_an_open_write_transaction(
         other.rollback()  # lets an opener that waits for the lock finish
     opener.join()
     assert ([0], True) == (opened, elapsed < 2)
+
+
+def test_queued_writers_leave_readers_a_connection(
+    database: TestDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writers waiting behind a long transaction wait without a pooled connection, so a
+    reader in the same process answers at once, as readers never wait for writers. When
+    each borrowed a connection first, a dozen of them held the whole pool (10) and the
+    reader failed when the pool's timeout ran out."""
+    monkeypatch.setattr(postgres_module, "POOL_TIMEOUT_SECONDS", 3.0)
+    engine = PostgresEngine(database.url)
+    inside, release = threading.Event(), threading.Event()
+    written: list[int] = []
+
+    def hold() -> None:
+        with engine.transaction():
+            inside.set()
+            release.wait(timeout=30)
+
+    def write(n: int) -> None:
+        with engine.transaction():
+            engine.execute("SELECT 1")
+            written.append(n)
+
+    holder = threading.Thread(target=hold)
+    writers = [threading.Thread(target=write, args=(n,)) for n in range(12)]
+    try:
+        holder.start()
+        assert inside.wait(timeout=10)
+        for writer in writers:
+            writer.start()
+        time.sleep(0.5)  # the writers queue
+        started = time.monotonic()
+        answer = engine.execute("SELECT 42").scalar()
+        elapsed = time.monotonic() - started
+    finally:
+        release.set()
+        holder.join()
+        for writer in writers:
+            writer.join()
+        engine.close()
+    assert (42, True, 12) == (answer, elapsed < 2, len(written))

@@ -168,6 +168,12 @@ class PostgresEngine(Engine):
         self.url = url
         self.database = describe_url(url)
         self._local = _Local()
+        #: Held by this process's outermost write transaction, taken before it borrows a
+        #: connection: writers queued behind another's transaction wait here, holding no
+        #: connection, so at most one of this process's connections waits on the advisory
+        #: lock and readers always find one in the pool. (Borrowing first, a dozen queued
+        #: writers held every pooled connection and a read failed after the pool timeout.)
+        self._writers = threading.Lock()
         options: dict[str, Any] = {"autocommit": True, "connect_timeout": connect_timeout}
         try:
             with psycopg.connect(url, **options) as connection:
@@ -267,7 +273,7 @@ class PostgresEngine(Engine):
     def transaction(self) -> Iterator[None]:
         connection = self._local.connection
         if connection is None:
-            with self._borrowed(read_only=False) as connection:
+            with self._writers, self._borrowed(read_only=False) as connection:
                 connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
                 yield
             return
