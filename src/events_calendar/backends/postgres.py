@@ -174,6 +174,7 @@ class PostgresEngine(Engine):
         #: lock and readers always find one in the pool. (Borrowing first, a dozen queued
         #: writers held every pooled connection and a read failed after the pool timeout.)
         self._writers = threading.Lock()
+        self._closed = False  # set by ``close``
         options: dict[str, Any] = {"autocommit": True, "connect_timeout": connect_timeout}
         try:
             with psycopg.connect(url, **options) as connection:
@@ -257,6 +258,7 @@ class PostgresEngine(Engine):
     @contextmanager
     def _borrowed(self, *, read_only: bool) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection as the thread's current one, for one transaction."""
+        self._check_open()
         with self._translating(), self._pool.connection() as connection:
             connection.read_only = read_only or None
             connection.isolation_level = (
@@ -273,6 +275,7 @@ class PostgresEngine(Engine):
     def transaction(self) -> Iterator[None]:
         connection = self._local.connection
         if connection is None:
+            self._check_open()  # before queueing behind this process's writers
             with self._writers, self._borrowed(read_only=False) as connection:
                 connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
                 yield
@@ -295,6 +298,7 @@ class PostgresEngine(Engine):
         connection = self._local.connection
         if connection is not None:
             return self._run(connection, to_pyformat(sql), params)
+        self._check_open()
         with self._translating(), self._pool.connection() as connection:
             return self._run(connection, to_pyformat(sql), params)
 
@@ -329,7 +333,25 @@ class PostgresEngine(Engine):
             return object()
         return int(self.execute("SELECT value FROM data_generation").scalar())
 
+    def _check_open(self) -> None:
+        """Refuse a new transaction or statement after ``close``, in the words every backend
+        uses (the pool's own complaint named the pool, not the calendar)."""
+        if self._closed:
+            raise StorageUnavailable.of(self.database, "the calendar was closed")
+
     def close(self) -> None:
+        """Close the pool; any use afterwards raises ``StorageUnavailable``. Another thread's
+        open transaction keeps its connection until it ends (and commits). Closing inside
+        this thread's own transaction is refused (``RuntimeError``, nothing closed), as on
+        every backend: it used to commit here when the block ended, and roll back on SQLite.
+        Closing twice does nothing."""
+        if self.writing():
+            raise RuntimeError(
+                "close() inside the calendar's open transaction: end the transaction first"
+            )
+        if self._closed:
+            return
+        self._closed = True
         self._pool.close()
 
 

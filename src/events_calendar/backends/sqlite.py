@@ -279,6 +279,7 @@ class SQLiteEngine(Engine):
         self._lock = threading.RLock()  # the writer connection, and writes
         self._depth = 0
         self._owner: int | None = None  # the thread in the write transaction
+        self._closed = False  # set by ``close``, under ``_lock``
         self._commits = 0
         self._local = threading.local()  # this thread's reader connection and its snapshot
         self._readers: list[sqlite3.Connection] = []
@@ -363,6 +364,7 @@ class SQLiteEngine(Engine):
 
     def _reader(self) -> sqlite3.Connection:
         """This thread's reader connection."""
+        self._check_open()
         reader: sqlite3.Connection | None = getattr(self._local, "db", None)
         if reader is None:
             reader = self._local.db = self._connect(cache_kib=READER_CACHE_KIB)
@@ -458,35 +460,40 @@ class SQLiteEngine(Engine):
     @contextmanager
     def transaction(self) -> Iterator[None]:
         with self._lock:
+            self._check_open()
             outer = self._depth == 0
-            if outer:
-                self._retry(lambda: self._run(self._writer, "BEGIN IMMEDIATE"))
-                self._owner = threading.get_ident()
-            else:
-                self._run(self._writer, f"SAVEPOINT sp{self._depth}")
+            with self._translating():
+                if outer:
+                    self._retry(lambda: self._run(self._writer, "BEGIN IMMEDIATE"))
+                    self._owner = threading.get_ident()
+                else:
+                    self._run(self._writer, f"SAVEPOINT sp{self._depth}")
             self._depth += 1
             try:
                 yield
             except BaseException:
                 self._depth -= 1
-                if outer:
-                    self._owner = None
-                    self._run(self._writer, "ROLLBACK")
-                else:
-                    self._run(self._writer, f"ROLLBACK TO sp{self._depth}")
-                    self._run(self._writer, f"RELEASE sp{self._depth}")
+                with self._translating():
+                    if outer:
+                        self._owner = None
+                        self._run(self._writer, "ROLLBACK")
+                    else:
+                        self._run(self._writer, f"ROLLBACK TO sp{self._depth}")
+                        self._run(self._writer, f"RELEASE sp{self._depth}")
                 raise
             self._depth -= 1
             if outer:
                 try:
-                    self._retry(lambda: self._run(self._writer, "COMMIT"))
+                    with self._translating():
+                        self._retry(lambda: self._run(self._writer, "COMMIT"))
                 finally:
                     self._owner = None
                 self._commits += 1
                 if self._checkpoints is not None:
                     self._checkpoints.committed()
             else:
-                self._run(self._writer, f"RELEASE sp{self._depth}")
+                with self._translating():
+                    self._run(self._writer, f"RELEASE sp{self._depth}")
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -495,29 +502,47 @@ class SQLiteEngine(Engine):
                 if self._depth:  # inside this thread's transaction: it sees its own writes
                     yield
                     return
-                self._retry(lambda: self._run(self._writer, "BEGIN"))
+                self._check_open()
+                with self._translating():
+                    self._retry(lambda: self._run(self._writer, "BEGIN"))
                 try:
                     yield
                 finally:
-                    self._run(self._writer, "COMMIT")
+                    with self._translating():
+                        self._run(self._writer, "COMMIT")
             return
         if getattr(self._local, "snapshot", False):
             yield
             return
         reader = self._reader()
-        self._retry(lambda: self._run(reader, "BEGIN"))
+        with self._translating():
+            self._retry(lambda: self._run(reader, "BEGIN"))
         self._local.snapshot = True
         try:
             yield
         finally:
             self._local.snapshot = False
-            self._run(reader, "COMMIT")
+            with self._translating():
+                self._run(reader, "COMMIT")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         if self._writes_here():
             with self._lock:
+                self._check_open()
                 return self._execute(self._writer, sql, params)
         return self._execute(self._reader(), sql, params)
+
+    @contextmanager
+    def _translating(self) -> Iterator[None]:
+        with translating(_ERRORS, self._name):
+            yield
+
+    def _check_open(self) -> None:
+        """Refuse any use after ``close``: its connections are gone, and a reader must not be
+        opened afresh on the file as if nothing happened (the driver's own complaint was a
+        ``sqlite3.ProgrammingError``, no error of this library's)."""
+        if self._closed:
+            raise StorageUnavailable.of(self._name, "the calendar was closed")
 
     def _execute(self, connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> Result:
         try:
@@ -544,8 +569,10 @@ class SQLiteEngine(Engine):
             return object()
         if self._watch is None:  # a private in-memory database: only our writer commits
             with self._lock:
+                self._check_open()
                 return object() if self._depth else self._commits
-        with self._watch_lock:
+        with self._watch_lock, self._translating():
+            self._check_open()
             (version,) = self._watch.execute("PRAGMA data_version").fetchone()
         return int(version)
 
@@ -558,18 +585,34 @@ class SQLiteEngine(Engine):
         if not self._watch_lock.acquire(blocking=False):
             return None
         try:
-            (version,) = self._watch.execute("PRAGMA data_version").fetchone()
+            self._check_open()
+            with self._translating():
+                (version,) = self._watch.execute("PRAGMA data_version").fetchone()
         finally:
             self._watch_lock.release()
         return int(version)
 
     def close(self) -> None:
+        """Close every connection; any use afterwards raises ``StorageUnavailable``. Another
+        thread's open transaction is waited for and commits; closing inside this thread's
+        own transaction is refused (``RuntimeError``, nothing closed), as on every backend:
+        closing the writer under it rolled it back here while PostgreSQL committed it.
+        Closing twice does nothing."""
+        if self.writing():
+            raise RuntimeError(
+                "close() inside the calendar's open transaction: end the transaction first"
+            )
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
         with self._readers_lock:
             for reader in self._readers:
                 reader.close()
             self._readers.clear()
         if self._watch is not None:
-            self._watch.close()
+            with self._watch_lock:
+                self._watch.close()
         if self._checkpoints is not None:
             self._checkpoints.close()
         with self._lock:
