@@ -1,8 +1,7 @@
-"""A closed calendar, the same on SQLite (a file and in memory) and PostgreSQL: every use
-after ``close()`` is ``StorageUnavailable`` saying so, closing inside one's own transaction is
-refused, and another thread's transaction still ends as it would have.
-
-(The memory backend is to follow the same rules; ``memory`` joins ``KINDS`` then.)"""
+"""A closed calendar, the same on every backend (memory, SQLite in memory and in a file,
+PostgreSQL): every use after ``close()`` is ``StorageUnavailable`` saying so, closing inside
+one's own transaction is refused, and another thread's transaction still ends as it would
+have."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ import events_calendar as ec
 from events_calendar.errors import StorageUnavailable
 from sql_backends import calendar_url
 
-KINDS = ["sqlite-memory", "sqlite-file", "postgresql"]
+KINDS = ["memory", "sqlite-memory", "sqlite-file", "postgresql"]
 
 
 @pytest.fixture(params=KINDS)
@@ -91,8 +90,8 @@ def test_closing_inside_ones_own_transaction_is_refused(url: str) -> None:
 
 def test_another_threads_transaction_ends_as_it_would_have(url: str) -> None:
     """Closed from another thread, a transaction already open commits its writes."""
-    if url == "sqlite://":
-        pytest.skip("a private in-memory database keeps nothing after close")
+    if url in ("sqlite://", "memory://"):
+        pytest.skip("an in-memory calendar keeps nothing after close to read again")
     inside, release = threading.Event(), threading.Event()
     cal = ec.connect(url)
     done: list[object] = []

@@ -32,7 +32,7 @@ from typing import Any, Literal, TypeVar
 import attrs
 
 from ..changes import ANYTHING, KEPT, Change, Changes, Op
-from ..errors import Conflict
+from ..errors import Conflict, StorageUnavailable
 from ..queries import EventFilter, LinkedFilter, TermFilter
 from ..records import (
     KINDS,
@@ -69,6 +69,33 @@ def _counted_terms(record: Record | None) -> set[tuple[Kind, int]]:
     return {("category", i) for i in record.categories} | {("tag", i) for i in record.tags}
 
 
+class _Guard:
+    """The backend's one re-entrant lock, which every read and write takes, refusing once the
+    calendar is closed: any use after ``close()`` raises ``StorageUnavailable``, as it does
+    on SQLite and PostgreSQL. Closing twice does nothing."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self.closed = False
+
+    def acquire(self, blocking: bool = True) -> bool:
+        if not self._lock.acquire(blocking):
+            return False
+        if self.closed:
+            self._lock.release()
+            raise StorageUnavailable.of("memory://", "the calendar was closed")
+        return True
+
+    def release(self) -> None:
+        self._lock.release()
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
 class MemoryBackend:
     """A ``Backend`` that keeps everything in process memory (``connect("memory://")``)."""
 
@@ -78,7 +105,7 @@ class MemoryBackend:
         return cls()
 
     def __init__(self) -> None:
-        self._lock = threading.RLock()
+        self._lock = _Guard()
         self._generation = 0
         self._undo: list[list[Callable[[], None]]] = []
         #: The change journal (``changes``): committed entries after ``_horizon``, and the
@@ -162,7 +189,16 @@ class MemoryBackend:
             self._undo[-1].append(undo)
 
     def close(self) -> None:
-        """Nothing to release; present for the protocol."""
+        """Refuse any use afterwards, as the SQL engines do (``_Guard``); refused inside the
+        calling thread's own open transaction, and waiting for another thread's."""
+        if self._lock.closed:
+            return
+        with self._lock:
+            if self._undo:  # the lock is this thread's: the transaction is too
+                raise RuntimeError(
+                    "close() inside the calendar's open transaction: end the transaction first"
+                )
+            self._lock.closed = True
 
     # -- indexes ---------------------------------------------------------------------------
     def _index(self, record: Record) -> None:

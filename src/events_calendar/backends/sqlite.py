@@ -40,8 +40,8 @@ from .sql.schema import LINKS, LISTING_KEY
 from .sql.store import SQLStore
 from .sql.window_counts import count_events, raise_counts
 from .sqlite_checkpoint import KEPT_LOG_BYTES, Checkpointer
-from .sqlite_schema import _FOLDED_BY as FOLDED_BY
 from .sqlite_schema import (
+    FOLDED_BY,
     INDEX_EVENTS_BETWEEN,
     JOURNAL_INSERT_TRIGGERS,
     MIGRATION_SET,

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from sqlite_utils.migrations import Migrations
 
 __all__ = [
+    "FOLDED_BY",
     "INDEX_EVENTS_BETWEEN",
     "JOURNAL_INSERT_TRIGGERS",
     "LINK_TABLES",
@@ -706,7 +707,7 @@ _SEARCHED: tuple[tuple[str, tuple[str, ...]], ...] = (
     *((TABLES[kind], LINKED_SEARCH_FIELDS[kind]) for kind in ("venue", "organizer")),
 )
 #: The table recording which Unicode version folded the indexed text (migration 0016).
-_FOLDED_BY = "search_fold"
+FOLDED_BY = "search_fold"
 
 
 def _folded(fields: tuple[str, ...], ref: str) -> str:
@@ -816,8 +817,8 @@ def _search_indexes_hold_folded_text(db: Database) -> None:
             f" FROM [{table}] t WHERE t.id IN (SELECT id FROM {pending}); DELETE FROM {pending};"
             " END"
         )
-    db.execute(f"CREATE TABLE {_FOLDED_BY} (unicode TEXT NOT NULL)")
-    db.execute(f"INSERT INTO {_FOLDED_BY} (unicode) VALUES ('')")
+    db.execute(f"CREATE TABLE {FOLDED_BY} (unicode TEXT NOT NULL)")
+    db.execute(f"INSERT INTO {FOLDED_BY} (unicode) VALUES ('')")
     refold_search_indexes(db.execute)
 
 
@@ -826,11 +827,11 @@ def refold_search_indexes(execute: Callable[..., sqlite3.Cursor]) -> bool:
     version than this Python's (``str.lower`` maps letters a newer Unicode added); whether
     they were. ``execute(sql, params)`` runs a statement in the caller's transaction."""
     version = unicodedata.unidata_version
-    folded_by = execute(f"SELECT unicode FROM {_FOLDED_BY}").fetchone()[0]
+    folded_by = execute(f"SELECT unicode FROM {FOLDED_BY}").fetchone()[0]
     if folded_by == version:
         return False
     for table, fields in _SEARCHED:
         execute(f"INSERT INTO [{table}_fts]([{table}_fts]) VALUES ('delete-all')")
         execute(_fill(table, fields))
-    execute(f"UPDATE {_FOLDED_BY} SET unicode = ?", [version])
+    execute(f"UPDATE {FOLDED_BY} SET unicode = ?", [version])
     return True

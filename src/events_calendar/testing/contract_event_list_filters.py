@@ -243,8 +243,9 @@ class EventListFilterContract(EventContractBase):
     ) -> None:
         """A NUL in a term slug or name is ``InvalidParameter`` naming the filter on every
         backend (PostgreSQL's driver refused it with an untyped ``DataError``)."""
+        params: dict[str, Any] = {field: ["jazz\x00"]}
         with pytest.raises(InvalidParameter) as info:
-            cal.events.list(**{field: ["jazz\x00"]})
+            cal.events.list(**params)
         assert [field] == list(info.value.fields)
 
     def test_keywords_beside_a_query_object_change_it(self, cal: ec.Calendar) -> None:
