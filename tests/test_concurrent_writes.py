@@ -128,14 +128,18 @@ def test_an_open_transactions_users_and_tokens_are_nobody_elses(cal: ec.Calendar
             except CalendarError as error:
                 out[name] = type(error).__name__
 
+    def rolled_back() -> None:
+        with cal.transaction():
+            made["id"] = cal.users.create("zed", role="editor").id
+            made["token"] = cal.users.issue_token("zed")
+            ready.set()
+            time.sleep(1.0)
+            raise RuntimeError("undo")
+
     thread = threading.Thread(target=other)
     thread.start()
-    with pytest.raises(RuntimeError), cal.transaction():
-        made["id"] = cal.users.create("zed", role="editor").id
-        made["token"] = cal.users.issue_token("zed")
-        ready.set()
-        time.sleep(1.0)
-        raise RuntimeError("undo")
+    with pytest.raises(RuntimeError):
+        rolled_back()
     thread.join(30)
     assert ({"token": "AuthenticationFailed", "author": "InvalidParameter"}, []) == (
         out,
