@@ -185,13 +185,29 @@ def test_a_missing_optional_field_clears_it(cal: ec.Calendar) -> None:
     assert "" == cal.events.update(event.id, description=np.nan).description
 
 
-def test_none_for_a_required_field_on_update_stays_invalid(cal: ec.Calendar) -> None:
-    """A plain ``None`` is what JSON's ``null`` arrives as: still ``InvalidParameter``, the
-    HTTP API's answer to ``"title": null`` in an update."""
+@pytest.mark.parametrize("field", ["title", "start_date", "end_date"])
+def test_none_for_a_required_field_on_update_is_missing(cal: ec.Calendar, field: str) -> None:
+    """``None`` means "empty", as ``NaN`` and ``NaT`` do (issue 10): for a field every event
+    needs, a ``MissingParameter`` naming it, and nothing changes."""
     event = _event(cal)
-    with pytest.raises(InvalidParameter) as caught:
-        cal.events.update(event.id, title=None)
-    assert ["title"] == list(caught.value.fields)
+    with pytest.raises(MissingParameter) as caught:
+        cal.events.update(event.id, **{field: None})
+    assert ([field], event) == (list(caught.value.fields), cal.events.get(event.id))
+
+
+def test_json_null_for_a_required_field_on_update_is_the_references_400() -> None:
+    """Over HTTP, ``"title": null`` in an update keeps the reference's answer: a 400
+    ``rest_invalid_param`` naming the field (its arguments' type check)."""
+    from http_helpers import Site
+
+    site = Site()
+    made = site.event(title="A", start_date="2031-05-01 10:00", end_date="2031-05-01 11:00")
+    answer = site.post(f"/events/{made['id']}", as_="admin", json={"title": None})
+    assert (400, "rest_invalid_param", {"title": "Invalid parameter."}) == (
+        answer.status_code,
+        answer.json()["code"],
+        answer.json()["data"]["params"],
+    )
 
 
 # -- iteration's own arguments -----------------------------------------------------------------

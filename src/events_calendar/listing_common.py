@@ -97,7 +97,9 @@ def _positive(value: object, what: str) -> int:
 
 
 def paging(page: object, per_page: object, settings: Settings, problems: Problems) -> Paging:
-    got_page = problems.check("page", lambda: _positive(page, "pages"))
+    # A missing value (``None``, ``NaN``, ``pd.NA``: ``coerce.plain``) is a page not given,
+    # the first, as a missing ``per_page`` is the default size.
+    got_page = problems.check("page", lambda: 1 if page is None else _positive(page, "pages"))
     got_per_page = problems.check(
         "per_page",
         lambda: settings.per_page if per_page is None else _positive(per_page, "records"),

@@ -165,11 +165,10 @@ def refuse_missing(cls: type[Record], data: Mapping[str, Any], *, creating: bool
 
     On create, a required field is missing when it is not given or given as ``None``, ``NaN``,
     ``NaT`` or ``pd.NA``, as WordPress treats a required argument sent as ``null``. On update
-    a field left out keeps its value, and one given as numpy's or pandas' missing value (what
-    a DataFrame cell holds where it has none) is missing: no record may be without it. A plain
-    ``None`` stays a value there, which the field's reader refuses (``InvalidParameter``):
-    ``None`` is also what JSON's ``null`` arrives as, and the HTTP API's answer to an update
-    sending ``"title": null`` (``rest_invalid_param``) is kept as it is.
+    a field left out keeps its value, and one given as ``None`` or numpy's or pandas' missing
+    value (what a DataFrame cell holds where it has none) is missing: no record may be
+    without it. (The HTTP adapter answers JSON's ``null`` there as the reference does,
+    ``rest_invalid_param``, before the core is asked: ``http.call.Call.fields``.)
     """
     missing = [
         name
@@ -178,7 +177,7 @@ def refuse_missing(cls: type[Record], data: Mapping[str, Any], *, creating: bool
         and (
             plain(data.get(name)) is None
             if creating
-            else name in data and data[name] is not None and plain(data[name]) is None
+            else name in data and plain(data[name]) is None
         )
     ]
     if missing:

@@ -248,6 +248,18 @@ class EventListFilterContract(EventContractBase):
             cal.events.list(**params)
         assert [field] == list(info.value.fields)
 
+    @pytest.mark.parametrize("missing", [None, float("nan")])
+    def test_a_missing_page_is_the_first(self, cal: ec.Calendar, missing: object) -> None:
+        """``page=None`` or ``NaN`` (a DataFrame cell) is a page not given, as a missing
+        ``per_page`` is the default size: the first page, on every kind of list."""
+        self.add_event(cal)
+        pages = [
+            cal.events.list(page=missing, **RANGE).page,
+            cal.venues.list(page=missing).page,
+            cal.tags.list(page=missing).page,
+        ]
+        assert [1, 1, 1] == pages
+
     def test_keywords_beside_a_query_object_change_it(self, cal: ec.Calendar) -> None:
         """``list(query, page=2)`` is the query's second page: keywords win over the query
         object, as they do for ``iter`` (they were silently ignored)."""
