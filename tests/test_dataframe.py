@@ -319,6 +319,17 @@ def test_from_dataframe_matches_float_ids(cal: ec.Calendar, gala: ec.Event) -> N
     )
 
 
+def test_a_report_without_errors_is_a_table_of_counts_too(cal: ec.Calendar) -> None:
+    """In Jupyter a report is a table whether or not a row failed (issue 10: reports have
+    ``_repr_html_`` tables); it was a paragraph when none did."""
+    html = cal.events.from_dataframe(_new_rows())._repr_html_()
+    assert (True, True, False) == (
+        html.startswith("<table>"),
+        "<tr><td>created</td><td>2</td></tr>" in html,
+        "<th>error</th>" in html,
+    )
+
+
 @pytest.mark.parametrize("frame", ["not a frame", [{"title": "Gala"}], None])
 def test_from_dataframe_refuses_what_is_no_frame(cal: ec.Calendar, frame: object) -> None:
     """Anything but a DataFrame is ``InvalidParameter`` naming ``frame`` (it was an

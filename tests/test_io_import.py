@@ -555,3 +555,24 @@ def test_a_name_of_non_ascii_digits_is_a_name(cal: ec.Calendar, tmp_path: Path) 
         report.created,
         [c.name for c in cal.categories.list(hide_empty=False).items],
     )
+
+
+def test_progress_counts_every_row_settled_not_only_the_created(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """A progress callable reaches the file's row count whether its rows are created,
+    found unchanged, updated or only checked in a dry run (a re-import that changed
+    nothing showed no progress at all)."""
+    path = tmp_path / "season.csv"
+    path.write_text(
+        "Event Name,Event Start Date,Event Start Time,Event End Time\n"
+        + "".join(f"Show {n},2031-05-{n % 28 + 1:02d},10:00,11:00\n" for n in range(30))
+    )
+    last = []
+    for options in ({}, {"on_conflict": "update"}, {"dry_run": True}):
+        calls: list[tuple[int, int | None]] = []
+        cal.import_file(
+            path, progress=lambda done, total, seen=calls: seen.append((done, total)), **options
+        )
+        last.append(calls[-1] if calls else None)
+    assert [(30, 30)] * 3 == last

@@ -315,17 +315,31 @@ class DataFrameReport:
         )
 
     def _repr_html_(self) -> str:
-        """The counts, then a table of the rows in error (Jupyter)."""
+        """A table of the counts per outcome, then one of the rows in error, if any
+        (Jupyter)."""
+        counts = "".join(
+            f"<tr><td>{outcome}</td><td>{number:,}</td></tr>"
+            for outcome, number in (
+                ("created", self.created),
+                ("updated", self.updated),
+                ("unchanged", self.unchanged),
+                ("skipped", self.skipped),
+                ("errors", len(self.errors)),
+            )
+        )
         body = "".join(
             f"<tr><td>{escape(str(r.row))}</td><td>{escape(r.error)}</td></tr>" for r in self.errors
         )
-        table = (
+        errors = (
             f"<table><thead><tr><th>row</th><th>error</th></tr></thead><tbody>{body}</tbody>"
             "</table>"
             if body
             else ""
         )
-        return f"<p>{escape(repr(self))}</p>{table}"
+        return (
+            f"<table><thead><tr><th>outcome</th><th>rows</th></tr></thead><tbody>{counts}"
+            f"</tbody></table>{errors}"
+        )
 
 
 #: Input kinds of the fields besides ``id`` and ``slug`` that rows can be matched on: one

@@ -29,7 +29,7 @@ import attrs
 
 from ..errors import CalendarError, InvalidParameter, MissingParameter
 from ..posts import PostCollection
-from ..progress import ProgressArg, tracking
+from ..progress import Advance, ProgressArg, tracking
 from ..records import RECORD_CLASSES, Event, Kind, Organizer, Record, Venue, input_fields
 from ..row_reader import RowReader
 from ..statuses import Status
@@ -110,21 +110,26 @@ def import_rows(
             raise InvalidParameter.one("status", f"send one of {choices}") from None
     with _cycle_collection_paused():
         work = _prepare(_numbers_resolved(cal, list(rows)), status, default_key)
-        for each in _ORDER:
-            group = [row for row in work if row.source.kind == each and row.outcome is None]
-            if group:
-                _match(cal, each, group, on_conflict)
-        pending = [row for row in work if row.outcome is None]
-        if dry_run or (_refused(work) and not partial):
-            _check_all(cal, pending)
-        else:
-            try:
-                with cal.transaction():
-                    _write(cal, pending, partial=partial, progress=progress)
-            except _Abort:  # the ids handed to new rows were rolled back with them
-                for row in pending:
-                    if row.outcome is not None and row.outcome.outcome == "created":
-                        row.outcome = attrs.evolve(row.outcome, record_id=None)
+        # Every row counts once it is settled (matched unchanged, refused, updated, created),
+        # so a re-import that only finds rows unchanged moves the bar too.
+        with tracking(progress, total=len(work), unit="rows") as advance:
+            for each in _ORDER:
+                group = [row for row in work if row.source.kind == each and row.outcome is None]
+                if group:
+                    _match(cal, each, group, on_conflict)
+            pending = [row for row in work if row.outcome is None]
+            advance(len(work) - len(pending))
+            if dry_run or (_refused(work) and not partial):
+                _check_all(cal, pending)
+            else:
+                try:
+                    with cal.transaction():
+                        _write(cal, pending, partial=partial, advance=advance, before=len(work))
+                except _Abort:  # the ids handed to new rows were rolled back with them
+                    for row in pending:
+                        if row.outcome is not None and row.outcome.outcome == "created":
+                            row.outcome = attrs.evolve(row.outcome, record_id=None)
+            advance(len(work))
         outcomes = tuple(row.outcome for row in work if row.outcome is not None)
         note = "" if work else f"no {kind}s found in the file; nothing imported"
         stopped = _refused(work) and not partial
@@ -290,10 +295,15 @@ def _check_create(cal: Calendar, row: _Row) -> None:
         row.refuse(reason(error))
 
 
-def _write(cal: Calendar, rows: list[_Row], *, partial: bool, progress: ProgressArg) -> None:
+def _write(
+    cal: Calendar, rows: list[_Row], *, partial: bool, advance: Advance, before: int
+) -> None:
     """Inside the import's transaction: updates, then creates, then the keys. Raises
-    ``_Abort`` (undoing it all) when a row is refused and the import is not partial."""
+    ``_Abort`` (undoing it all) when a row is refused and the import is not partial.
+    ``advance`` counts the rows settled, ``before`` of all the import's rows being settled
+    already apart from these."""
     refused = False
+    done = before - len(rows)
     for row in rows:
         if row.match is not None:
             try:
@@ -303,11 +313,17 @@ def _write(cal: Calendar, rows: list[_Row], *, partial: bool, progress: Progress
             except CalendarError as error:
                 row.refuse(reason(error))
                 refused = True
+            done += 1
+            advance(done)
     creates = [row for row in rows if row.match is None and row.outcome is None]
     for kind in ("venue", "organizer"):
         refused |= _create_linked(cal, kind, [r for r in creates if r.source.kind == kind])
+    done += sum(1 for row in creates if row.source.kind != "event")
     events = [row for row in creates if row.source.kind == "event"]
-    refused |= _create_events(cal, events, partial=partial, progress=progress)
+    counted = done  # the events' bulk load counts on from here
+    refused |= _create_events(
+        cal, events, partial=partial, advance=lambda created: advance(counted + created)
+    )
     if refused and not partial:
         raise _Abort
     by_kind: dict[Kind, dict[str, int]] = {}
@@ -337,9 +353,7 @@ def _create_linked(cal: Calendar, kind: Literal["venue", "organizer"], rows: lis
     return refused
 
 
-def _create_events(
-    cal: Calendar, rows: list[_Row], *, partial: bool, progress: ProgressArg
-) -> bool:
+def _create_events(cal: Calendar, rows: list[_Row], *, partial: bool, advance: Advance) -> bool:
     """New events through the bulk path; whether any row was refused.
 
     ``bulk_create`` checks every row before it writes and stops at the first bad one, so
@@ -349,7 +363,7 @@ def _create_events(
         return False
     try:
         with cal.transaction():  # a refused row undoes the venues made for the batch too
-            ids = _bulk(cal, rows, progress)
+            ids = _bulk(cal, rows, advance)
     except (InvalidParameter, MissingParameter):
         for row in rows:
             _check_create(cal, row)
@@ -362,7 +376,7 @@ def _create_events(
             return True
         if not good:
             return True
-        ids = _bulk(cal, good, progress)
+        ids = _bulk(cal, good, advance)
         rows = good
         refused = True
     else:
@@ -372,10 +386,9 @@ def _create_events(
     return refused
 
 
-def _bulk(cal: Calendar, rows: list[_Row], progress: ProgressArg) -> list[int]:
+def _bulk(cal: Calendar, rows: list[_Row], advance: Advance) -> list[int]:
     fields = _with_link_ids(cal, [row.fields for row in rows])
-    with tracking(progress, total=len(rows), unit="events") as advance:
-        return cal.events.bulk_create(fields, progress=lambda done, _total: advance(done))
+    return cal.events.bulk_create(fields, progress=lambda done, _total: advance(done))
 
 
 def _with_link_ids(cal: Calendar, rows: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
