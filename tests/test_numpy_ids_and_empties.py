@@ -235,32 +235,3 @@ def test_a_progress_that_is_no_flag_and_no_callable_is_invalid(cal: ec.Calendar)
     with pytest.raises(InvalidParameter) as caught:
         cal.events.iter(progress="yes")  # type: ignore[arg-type]
     assert ["progress"] == list(caught.value.fields)
-
-
-@pytest.mark.parametrize("empty", [None, np.nan, pd.NA])
-def test_an_empty_flag_is_false(cal: ec.Calendar, empty: object) -> None:
-    """A flag given as ``None``, ``NaN`` or ``pd.NA`` (a DataFrame cell with no value) is
-    empty, which for a yes-or-no is no: on create and on update (it was refused)."""
-    event = _event(cal, featured=empty, all_day=empty)
-    flagged = cal.events.update(event.id, featured=True, sticky=True)
-    cleared = cal.events.update(event.id, featured=empty, sticky=empty)
-    venue = cal.venues.create(venue="Hall", show_map=empty)
-    assert ((False, False), (True, True), (False, False), False) == (
-        (event.featured, event.all_day),
-        (flagged.featured, flagged.sticky),
-        (cleared.featured, cleared.sticky),
-        venue.show_map,
-    )
-
-
-def test_json_null_for_a_flag_is_the_references_400() -> None:
-    """Over HTTP a flag sent as ``null`` keeps the reference's typed answer."""
-    from http_helpers import Site
-
-    site = Site()
-    body = {"title": "A", "start_date": "2031-05-01 10:00", "end_date": "2031-05-01 11:00"}
-    answer = site.post("/events", as_="admin", json={**body, "featured": None})
-    assert (400, {"featured": "featured is not of type boolean."}) == (
-        answer.status_code,
-        answer.json()["data"]["params"],
-    )

@@ -17,7 +17,7 @@ from ..calendar import Calendar
 from ..errors import InvalidParameter
 from ..posts import PostCollection
 from ..queries import EventQuery, LinkedQuery, TermQuery
-from ..records import Input, Kind, input_fields, interface_fields
+from ..records import Kind, input_fields, interface_fields
 from .auth import authenticate
 from .fragments import Fragments
 from .origin import origin
@@ -70,26 +70,21 @@ class Call:
     def fields(self, cls: type[Any], *, by_id: bool = False) -> dict[str, Any]:
         """The body fields the interface accepts (others are ignored, as in WordPress).
 
-        JSON's ``null`` for a flag, or on an update for a field every record needs, is
-        refused here as the reference's argument check refuses it (``rest_invalid_param``:
-        ``null`` is not of the field's type); the Python API reads ``None`` there as an
-        empty value (``False``; a ``MissingParameter`` where one is needed), as it reads
-        ``NaN``."""
+        On an update, a field every record needs sent as JSON's ``null`` is refused here as
+        the reference's argument check refuses it (``rest_invalid_param``: ``null`` is not
+        of the field's type); the Python API reads ``None`` there as a missing value
+        (``MissingParameter``), as it reads ``NaN``."""
         names = set(interface_fields(cls, by_id=by_id)) | {"date_utc"}
         given = {k: v for k, v in self.params.items() if k in names}
-        fields = input_fields(cls)
-        nulls = [n for n, v in given.items() if v is None and n in fields]
-        nulls = [
-            n for n in nulls if fields[n].input is Input.BOOL or (by_id and fields[n].required)
-        ]
-        if nulls:
-            typed = {  # an event's flags are typed REST booleans (``validation._Reader``)
-                n: "invalid_boolean"
-                for n in nulls
-                if fields[n].input is Input.BOOL and cls.kind == "event"
-            }
-            why = "send a value: null is not one here"
-            raise InvalidParameter(dict.fromkeys(nulls, why), codes=typed)
+        if by_id:
+            nulls = [n for n, f in input_fields(cls).items() if f.required and n in given]
+            nulls = [n for n in nulls if given[n] is None]
+            if nulls:
+                raise InvalidParameter(
+                    dict.fromkeys(
+                        nulls, "send a value: null is no value for a field every record needs"
+                    )
+                )
         return given
 
     def respond(self, status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
