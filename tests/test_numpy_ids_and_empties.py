@@ -235,3 +235,52 @@ def test_a_progress_that_is_no_flag_and_no_callable_is_invalid(cal: ec.Calendar)
     with pytest.raises(InvalidParameter) as caught:
         cal.events.iter(progress="yes")  # type: ignore[arg-type]
     assert ["progress"] == list(caught.value.fields)
+
+
+@pytest.mark.parametrize("empty", [None, np.nan, pd.NA])
+def test_an_empty_flag_is_false(cal: ec.Calendar, empty: object) -> None:
+    """A flag given as ``None``, ``NaN`` or ``pd.NA`` (a DataFrame cell with no value) is
+    empty, which for a yes-or-no is no: on create and on update (it was refused)."""
+    event = _event(cal, featured=empty, all_day=empty)
+    flagged = cal.events.update(event.id, featured=True, sticky=True)
+    cleared = cal.events.update(event.id, featured=empty, sticky=empty)
+    venue = cal.venues.create(venue="Hall", show_map=empty)
+    assert ((False, False), (True, True), (False, False), False) == (
+        (event.featured, event.all_day),
+        (flagged.featured, flagged.sticky),
+        (cleared.featured, cleared.sticky),
+        venue.show_map,
+    )
+
+
+def test_json_null_for_a_flag_is_the_references_400() -> None:
+    """Over HTTP a flag sent as ``null`` keeps the reference's typed answer."""
+    from http_helpers import Site
+
+    site = Site()
+    body = {"title": "A", "start_date": "2031-05-01 10:00", "end_date": "2031-05-01 11:00"}
+    answer = site.post("/events", as_="admin", json={**body, "featured": None})
+    assert (400, {"featured": "featured is not of type boolean."}) == (
+        answer.status_code,
+        answer.json()["data"]["params"],
+    )
+
+
+def test_json_null_for_an_inline_records_flag_is_a_400() -> None:
+    """A venue or organizer given inline is read as the body's own fields are: JSON's ``null``
+    for its flag is refused, named by the link field it came in, and nothing is created."""
+    from http_helpers import Site
+
+    site = Site()
+    body = {"title": "A", "start_date": "2031-05-01 10:00", "end_date": "2031-05-01 11:00"}
+    venue = {"venue": "Hall", "show_map": None}
+    organizers = [{"organizer": "Ann", "phone": "1"}, {"organizer": "Bo"}]
+    answers = [
+        site.post("/events", as_="admin", json={**body, "venue": venue}),
+        site.post("/events", as_="admin", json={**body, "venue": [venue]}),
+    ]
+    params = [answer.json()["data"]["params"] for answer in answers]
+    assert [400, 400] == [answer.status_code for answer in answers]
+    assert [["venue"], ["venue"]] == [list(p) for p in params]
+    fine = site.post("/events", as_="admin", json={**body, "organizer": organizers})
+    assert (201, 0) == (fine.status_code, site.cal.venues.list().total)

@@ -203,7 +203,9 @@ def test_a_cost_may_be_a_list_of_texts_and_numbers(doc: dict[str, Any]) -> None:
 
 
 def test_every_field_the_server_reads_null_for_is_nullable_in_json() -> None:
-    """A JSON ``null`` that an update takes as "none" is nullable in /doc, for every field."""
+    """A JSON ``null`` that an update takes as "none" is nullable in /doc, for every field:
+    what the adapter lets through (``json_nulls``) and the core then takes."""
+    from events_calendar.http.json_nulls import refuse_nulls
     from events_calendar.http.openapi_constraints import NULLABLE
     from events_calendar.records import RECORD_CLASSES, input_fields
 
@@ -223,6 +225,7 @@ def test_every_field_the_server_reads_null_for_is_nullable_in_json() -> None:
     for kind, cls in RECORD_CLASSES.items():
         for name, declared in input_fields(cls).items():
             try:
+                refuse_nulls(cls, {name: None}, by_id=True)
                 collections[kind].update(made[kind].id, **{name: None})
             except ec.errors.CalendarError:
                 continue

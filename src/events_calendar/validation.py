@@ -354,6 +354,8 @@ class _Reader:
 
     @staticmethod
     def boolean(value: object) -> bool:
+        if value is None:  # None, NaN, pd.NA (``coerce.plain``): empty, which is no
+            return False
         read = as_bool(value)
         if read is None:
             raise _Invalid("send true or false")
@@ -361,6 +363,8 @@ class _Reader:
 
     @staticmethod
     def rest_boolean(value: object) -> bool:
+        if value is None:  # as ``boolean``; JSON's ``null`` is refused by the HTTP adapter
+            return False
         read = as_rest_bool(value)
         if read is None:
             raise _Invalid(REST_BOOLEAN_WHY, code="invalid_boolean")

@@ -14,12 +14,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..calendar import Calendar
-from ..errors import InvalidParameter
 from ..posts import PostCollection
 from ..queries import EventQuery, LinkedQuery, TermQuery
-from ..records import Kind, input_fields, interface_fields
+from ..records import Kind, interface_fields
 from .auth import authenticate
 from .fragments import Fragments
+from .json_nulls import refuse_nulls
 from .origin import origin
 from .responses import json_response
 from .routes_spec import Route, record_route
@@ -70,21 +70,10 @@ class Call:
     def fields(self, cls: type[Any], *, by_id: bool = False) -> dict[str, Any]:
         """The body fields the interface accepts (others are ignored, as in WordPress).
 
-        On an update, a field every record needs sent as JSON's ``null`` is refused here as
-        the reference's argument check refuses it (``rest_invalid_param``: ``null`` is not
-        of the field's type); the Python API reads ``None`` there as a missing value
-        (``MissingParameter``), as it reads ``NaN``."""
+        JSON's ``null`` where the reference refuses it is refused first (``json_nulls``)."""
         names = set(interface_fields(cls, by_id=by_id)) | {"date_utc"}
         given = {k: v for k, v in self.params.items() if k in names}
-        if by_id:
-            nulls = [n for n, f in input_fields(cls).items() if f.required and n in given]
-            nulls = [n for n in nulls if given[n] is None]
-            if nulls:
-                raise InvalidParameter(
-                    dict.fromkeys(
-                        nulls, "send a value: null is no value for a field every record needs"
-                    )
-                )
+        refuse_nulls(cls, given, by_id=by_id)
         return given
 
     def respond(self, status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
