@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from events_calendar.http import create_app
-from events_calendar.http.limits import HttpLimits
+from events_calendar.http.limits import HttpLimits, json_values
 from http_helpers import SITE, Site
 
 MB = 1024 * 1024
@@ -81,6 +84,48 @@ def test_a_body_within_the_limit_is_served(site: Site) -> None:
     assert description == event["description"]
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"x":[' + b"[]," * 60_000 + b"[]]}",  # 120,000 values counted, brackets included
+        b"[" + b"0," * 100_000 + b"0]",
+        b'{"x":"' + b"," * 100 + b'",' + b'"k":1,' * 60_000 + b'"y":2}',
+    ],
+)
+def test_a_json_body_of_too_many_values_is_refused_undecoded(site: Site, body: bytes) -> None:
+    """Decoding a JSON body runs on the event loop: past ``max_json_values`` values it is a
+    413 before anything decodes it (a 4 MiB body of empty arrays held every request up for
+    seconds), whoever sends it."""
+    site.app = create_app(site.cal, limits=HttpLimits(max_body=MB, max_json_values=100_000))
+    response = site.post("/events", content=body, headers={"Content-Type": "application/json"})
+    assert (413, "rest_body_too_large", 0) == (
+        response.status_code,
+        response.json()["code"],
+        site.cal.events.list().total,
+    )
+
+
+def test_commas_inside_strings_are_no_values(site: Site) -> None:
+    """A description full of commas is text, not values: served as any body of its size."""
+    site.app = create_app(site.cal, limits=HttpLimits(max_body=MB, max_json_values=1_000))
+    description = "a, " * 50_000
+    event = site.event(description=description)
+    assert description.strip() == event["description"].strip()
+
+
+def test_a_form_body_is_bounded_by_its_fields_not_its_commas(site: Site) -> None:
+    """A form is no JSON: its commas are text, its fields are counted where it is read."""
+    site.app = create_app(site.cal, limits=HttpLimits(max_body=MB, max_json_values=10))
+    body = "title=T&start_date=2031-05-01 10:00&end_date=2031-05-01 11:00&excerpt=" + "," * 50
+    response = site.post(
+        "/events",
+        content=body.encode(),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        as_="admin",
+    )
+    assert 201 == response.status_code
+
+
 def test_a_long_url_is_refused_with_414(site: Site) -> None:
     """A URL past ``max_url`` bytes is a 414 ``rest_url_too_long``."""
     response = site.get("/events", params={"search": "x" * 3000})
@@ -143,3 +188,37 @@ def test_the_limits_are_imported_from_the_adapters_package() -> None:
         site.get("/events?search=" + "x" * 300).status_code,
     ]
     assert (http.HttpLimits, [200, 414]) == (HttpLimits, statuses)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet=',:[]{}"\\ aé\n'),
+    lambda children: (
+        st.lists(children, max_size=6)
+        | st.dictionaries(st.text(alphabet=',:{["\\k'), children, max_size=6)
+    ),
+    max_leaves=40,
+)
+
+
+def _tally(value: object) -> tuple[int, int]:
+    """(values with keys, containers) of a decoded JSON value."""
+    if isinstance(value, dict):
+        inner = [_tally(v) for v in value.values()]
+        return 1 + len(value) + sum(n for n, _ in inner), 1 + sum(c for _, c in inner)
+    if isinstance(value, list):
+        inner = [_tally(v) for v in value]
+        return 1 + sum(n for n, _ in inner), 1 + sum(c for _, c in inner)
+    return 1, 0
+
+
+@given(value=_JSON, most=st.integers(min_value=1, max_value=120), ascii_only=st.booleans())
+def test_json_values_never_counts_fewer_values_than_a_body_holds(
+    value: object, most: int, ascii_only: bool
+) -> None:
+    """Past ``most`` values a body is always found out, whatever its strings hold; and a
+    body is refused only when it holds more than ``most`` values and containers together."""
+    raw = json.dumps(value, ensure_ascii=ascii_only).encode()
+    values, containers = _tally(value)
+    counted = json_values(raw, most=most)
+    assert (values > most) <= (counted > most)
+    assert (counted > most) <= (values + containers > most)

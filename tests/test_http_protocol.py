@@ -9,6 +9,7 @@ import json
 import logging
 import socket
 import struct
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -257,3 +258,102 @@ def test_a_url_too_long_for_the_parser_is_the_apps_414(calendar: ec.Calendar, si
         json.loads(body)["code"],
         after.status_code,
     )
+
+
+def _answer_or_close(sock: socket.socket, head: bytes, rest: bytes = b"") -> bytes:
+    """What the server sends back (until it closes) for ``head`` and then ``rest`` sent in
+    1 MiB pieces: sending stops when the server has closed."""
+    sock.settimeout(10)
+    try:
+        sock.sendall(head)
+        for start in range(0, len(rest), 1 << 20):
+            sock.sendall(rest[start : start + (1 << 20)])
+    except OSError:  # refused mid-way: the answer was written before the close
+        pass
+    received = b""
+    try:
+        while chunk := sock.recv(65536):
+            received += chunk
+    except ConnectionResetError:
+        pass
+    return received
+
+
+@pytest.mark.parametrize(
+    ("head", "rest"),
+    [
+        (f"GET {API}/events HTTP/1.1\r\nHost: x\r\nX-Big: ".encode(), b"a" * 50_000_000),
+        (f"GET {API}/events HTTP/1.1\r\nHost: x\r\n".encode(), b"X-A: 1\r\n" * 101 + b"\r\n"),
+        (f"GET {API}/events HTTP/1.1\r\n".encode(), b"X-A: " + b"b" * 70_000 + b"\r\n\r\n"),
+    ],
+    ids=["a 50 MB header", "101 headers", "70 KB of headers"],
+)
+def test_a_head_too_large_is_a_431_and_the_server_serves_on(
+    calendar: ec.Calendar, head: bytes, rest: bytes
+) -> None:
+    """Headers past ``MAX_HEADERS`` fields or ``MAX_HEADER_BYTES`` are refused with 431, the
+    head counted as it arrives (a 50 MB header was read whole, and answered)."""
+    with serving(create_app(calendar), http=SingleWriteProtocol, ws="none") as port:
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            answer = _answer_or_close(sock, head, rest)
+        after = httpx.get(f"http://127.0.0.1:{port}{API}/events", timeout=10)
+    status, _, body = answer.partition(b"\r\n")
+    assert (b"HTTP/1.1 431 Request Header Fields Too Large", "rest_headers_too_large", 200) == (
+        status,
+        json.loads(body.partition(b"\r\n\r\n")[2])["code"],
+        after.status_code,
+    )
+
+
+def test_headers_within_the_limits_are_served(calendar: ec.Calendar) -> None:
+    """Ninety headers of 60 KB in all (and the client's own few): served."""
+    headers = {f"X-H{n}": "v" * 660 for n in range(90)}
+    with serving(create_app(calendar), http=SingleWriteProtocol, ws="none") as port:
+        answer = httpx.get(f"http://127.0.0.1:{port}{API}/events", headers=headers, timeout=10)
+    assert 200 == answer.status_code
+
+
+class _Impatient(SingleWriteProtocol):
+    head_timeout = 0.4
+    body_timeout = 0.4
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"",
+        f"GET {API}/events HTTP/1.1\r\nHost: x\r\n".encode(),
+        f"POST {API}/events HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{".encode(),
+    ],
+    ids=["nothing", "half a head", "a stalled body"],
+)
+def test_a_request_that_does_not_arrive_is_dropped(calendar: ec.Calendar, sent: bytes) -> None:
+    """A connection whose head is not whole in ``head_timeout`` seconds, or whose body
+    stalls for ``body_timeout``, is closed (one that sent half a request stayed open, its
+    file descriptor held, for ever)."""
+    with (
+        serving(create_app(calendar), http=_Impatient, ws="none") as port,
+        socket.create_connection(("127.0.0.1", port)) as sock,
+    ):
+        sock.sendall(sent)
+        sock.settimeout(10)
+        assert b"" == sock.recv(100)  # closed, with no answer
+
+
+def test_a_slow_client_within_the_deadlines_is_served(calendar: ec.Calendar) -> None:
+    """A head sent in pieces, and a second request after a pause longer than the deadlines
+    on a kept-alive connection, are answered: the deadlines run only while a request is
+    arriving, from its first byte."""
+    request = f"GET {API}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    with (
+        serving(create_app(calendar), http=_Impatient, ws="none") as port,
+        socket.create_connection(("127.0.0.1", port)) as sock,
+    ):
+        for piece in (request[:10], request[10:20], request[20:]):
+            sock.sendall(piece)
+            time.sleep(0.1)
+        first = read_answers(sock, ["GET"])
+        time.sleep(0.8)
+        sock.sendall(request)
+        second = read_answers(sock, ["GET"])
+    assert [b"HTTP/1.1 200 OK", b"HTTP/1.1 200 OK"] == [first[0][0], second[0][0]]

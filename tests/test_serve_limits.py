@@ -27,7 +27,8 @@ def test_limits_survive_the_environment(clean_environment: None) -> None:
     limits = HttpLimits(
         max_body=1234,
         max_url=999,
-        sign_ins=SignInLimits(per_address=7, per_login=3, window=5),
+        max_json_values=77,
+        sign_ins=SignInLimits(per_address=7, per_login=3, window=5.5),
         read_threads=5,
     )
     os.environ.update(environment("memory://", Settings(), "/wp-json", "tribe", limits))
@@ -35,13 +36,15 @@ def test_limits_survive_the_environment(clean_environment: None) -> None:
 
 
 def test_serve_passes_its_options_on(clean_environment: None) -> None:
-    """``--max-body``, the sign-in options and ``--read-threads`` reach the served app's
-    environment."""
+    """``--max-body``, ``--max-json-values``, the sign-in options and ``--read-threads``
+    reach the served app's environment."""
     argv = ["serve", "--db", "memory://", "--max-body", "2048", "--sign-in-failures-per-login", "4"]
-    argv += ["--read-threads", "3", "--port", str(free_port())]
+    argv += ["--read-threads", "3", "--max-json-values", "500", "--port", str(free_port())]
     with mock.patch("uvicorn.run"):
         assert 0 == main(argv)
-    expected = HttpLimits(max_body=2048, sign_ins=SignInLimits(per_login=4), read_threads=3)
+    expected = HttpLimits(
+        max_body=2048, max_json_values=500, sign_ins=SignInLimits(per_login=4), read_threads=3
+    )
     assert expected == limits_from_environment()
 
 

@@ -82,7 +82,12 @@ def _limits(args: argparse.Namespace) -> HttpLimits:
 
     try:
         return HttpLimits(
-            **given(max_body=args.max_body, max_url=args.max_url, read_threads=args.read_threads),
+            **given(
+                max_body=args.max_body,
+                max_url=args.max_url,
+                max_json_values=args.max_json_values,
+                read_threads=args.read_threads,
+            ),
             sign_ins=SignInLimits(
                 **given(
                     per_address=args.sign_in_failures_per_address,
@@ -404,6 +409,13 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         metavar="BYTES",
         help="longest URL (path and query); longer ones get 414 (default: 8 KiB)",
+    )
+    serve.add_argument(
+        "--max-json-values",
+        type=int,
+        metavar="N",
+        help="most values (keys included) in a JSON body; more get 413 undecoded "
+        "(default: 100,000)",
     )
     serve.add_argument(
         "--sign-in-failures-per-address",

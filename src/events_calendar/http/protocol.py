@@ -13,18 +13,42 @@ without waiting in between (Starlette's responses do, the response cache does), 
 leave in one write. Nothing is held longer than the turn: a write that brings the kept bytes
 to ``SEND_AT_BYTES`` goes at once (a streamed body is not piled up), and closing or ending
 the connection sends what is kept first.
+
+It also bounds what uvicorn's protocol leaves unbounded, the head of a request (its request
+line and headers), which the app sees only once it is whole:
+
+- its size: more than ``MAX_HEADERS`` header fields or ``MAX_HEADER_BYTES`` of them is
+  answered **431 Request Header Fields Too Large** (RFC 6585) and the connection closed. A
+  50 MB header was read whole and answered; two million headers grew the worker by 230 MB
+  and held every other request up for a second. The bytes of a head still arriving are
+  counted too, so a single huge header is refused before the parser has kept it;
+- its time: a head not whole ``HEAD_TIMEOUT`` seconds after it began (or after the
+  connection opened), or a body with no byte for ``BODY_TIMEOUT`` seconds, is dropped (the
+  connection closed). A client that sent half a request, or nothing, held its connection,
+  and its file descriptor, for ever. (uvicorn's own keep-alive timeout closes a connection
+  idle between requests.)
 """
 
 from __future__ import annotations
 
 import asyncio
+from http import HTTPStatus
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .limits import refusal
 
-__all__ = ["PARSEABLE_URL", "SEND_AT_BYTES", "GatheringTransport", "SingleWriteProtocol"]
+__all__ = [
+    "BODY_TIMEOUT",
+    "HEAD_TIMEOUT",
+    "MAX_HEADERS",
+    "MAX_HEADER_BYTES",
+    "PARSEABLE_URL",
+    "SEND_AT_BYTES",
+    "GatheringTransport",
+    "SingleWriteProtocol",
+]
 
 #: Kept bytes that are sent without waiting for the end of the turn.
 SEND_AT_BYTES = 256 * 1024
@@ -114,25 +138,109 @@ class GatheringTransport(asyncio.Transport):
 
 #: The longest URL ``httptools`` can parse: its offsets are 16-bit.
 PARSEABLE_URL = 65535
+#: Header fields a request may send (Apache's ``LimitRequestFields``), and their bytes, names
+#: and values together: far above what browsers and clients send (a few KiB with cookies).
+MAX_HEADERS = 100
+MAX_HEADER_BYTES = 64 * 1024
+#: The bytes of a head still arriving that are refused without waiting for it to end: a
+#: parseable URL, the headers, and room for a body's first bytes read with the head's last.
+_HEAD_BYTES = PARSEABLE_URL + MAX_HEADER_BYTES + 64 * 1024
+#: Seconds a request's head may take to arrive, and a body may go without a byte arriving
+#: (nginx's ``client_header_timeout`` and ``client_body_timeout`` are 60).
+HEAD_TIMEOUT = 30.0
+BODY_TIMEOUT = 30.0
 
 
 class SingleWriteProtocol(HttpToolsProtocol):
     """uvicorn's ``httptools`` protocol, writing through a ``GatheringTransport``; a URL too
-    long for its parser is answered as the app answers any URL over ``--max-url``."""
+    long for its parser is answered as the app answers any URL over ``--max-url``; a head
+    too large is a 431, a head too slow or a body stalled is dropped."""
+
+    head_timeout = HEAD_TIMEOUT
+    body_timeout = BODY_TIMEOUT
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(GatheringTransport(transport, self.loop))
+        self._reading: str | None = "head"  # "head", "body", or None: the app has the request
+        self.url = b""  # (uvicorn sets it as a request begins)
+        self._head_bytes = self._head_fields = self._header_bytes = 0
+        self._head_too_large = False
+        self._head_started = self.loop.time()
+        self._deadline: asyncio.TimerHandle | None = None
+        self._arm(self._head_started + self.head_timeout)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._reading != "body":
+            self._head_bytes += len(data)
+            if self._head_bytes > _HEAD_BYTES:
+                self._head_too_large = True
+                self.send_400_response("")
+                return
+        super().data_received(data)
+        # Deadlines cost a timer each, so only a request still arriving after a read has one.
+        if self._reading == "head" and self._deadline is None:
+            self._arm(self._head_started + self.head_timeout)
+        elif self._reading == "body":
+            self._arm(self.loop.time() + self.body_timeout)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._reading, self._head_started = "head", self.loop.time()
+        self._head_fields = self._header_bytes = 0
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._head_fields += 1
+        self._header_bytes += len(name) + len(value)
+        if self._head_fields > MAX_HEADERS or self._header_bytes > MAX_HEADER_BYTES:
+            self._head_too_large = True
+            raise _HeadTooLarge  # the parser stops; uvicorn answers ``send_400_response``
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._reading, self._head_bytes = "body", 0
+        self._disarm()
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._reading = None
+        self._disarm()
+        super().on_message_complete()
+
+    def _arm(self, when: float) -> None:
+        """Close the connection at ``when`` unless it is disarmed first."""
+        self._disarm()
+        self._deadline = self.loop.call_at(when, self.transport.close)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
 
     def send_400_response(self, msg: str) -> None:
         """uvicorn's plain-text 400 for a request its parser refused, except for a URL past
-        what the parser can read: the app's 414 ``rest_url_too_long`` (``limits``), which a
-        shorter URL over the limit gets too."""
-        if len(self.url) <= PARSEABLE_URL:
+        what the parser can read (the app's 414 ``rest_url_too_long``, which a shorter URL
+        over the limit gets too) and other heads too large (431 ``rest_headers_too_large``)."""
+        if len(self.url) > PARSEABLE_URL:  # (a head too large for its URL, too)
+            self._refuse(414, "rest_url_too_long", "send a shorter URL")
+        elif self._head_too_large:
+            self._refuse(431, "rest_headers_too_large", "send fewer or shorter headers")
+        else:
             super().send_400_response(msg)
-            return
-        headers, body = refusal(414, "rest_url_too_long", "send a shorter URL")
-        lines = [b"HTTP/1.1 414 URI Too Long\r\n"]
+
+    def _refuse(self, status: int, code: str, why: str) -> None:
+        """Answer ``status`` in JSON (``limits.refusal``) and close: nothing more is read."""
+        self._disarm()
+        headers, body = refusal(status, code, why)
+        lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n".encode()]
         for name, value in [*self.server_state.default_headers, *headers]:
             lines.append(name + b": " + value + b"\r\n")
         self.transport.write(b"".join([*lines, b"\r\n", body]))
         self.transport.close()
+
+
+class _HeadTooLarge(Exception):
+    """Raised in a parser callback to stop parsing a head past the limits."""

@@ -2,8 +2,9 @@
 
 ``events-calendar serve`` writes its options into ``EVENTS_CALENDAR_*`` variables
 (``EVENTS_CALENDAR_RESPONSE_CACHE=0`` turns the anonymous-read cache off,
-``EVENTS_CALENDAR_FRAGMENT_CACHE=0`` is ``create_app(fragments=False)``; ``..._MAX_BODY``,
-``..._MAX_URL``, ``..._SIGN_IN_*`` and ``..._READ_THREADS`` carry ``HttpLimits``) and asks
+``EVENTS_CALENDAR_FRAGMENT_CACHE=0`` is ``create_app(fragments=False)``; one variable per
+field of ``HttpLimits``, ``..._MAX_BODY`` and the like, and ``..._SIGN_IN_*`` for its
+``SignInLimits``, carry the limits) and asks
 uvicorn for ``app_from_environment`` as a factory: with ``--workers N`` every worker process
 opens its own connection to the same database.
 """
@@ -12,7 +13,9 @@ from __future__ import annotations
 
 import gc
 import os
+from typing import Any
 
+import attrs
 from starlette.applications import Starlette
 
 from ..backends import default_url
@@ -35,14 +38,9 @@ def environment(
     limits: HttpLimits | None = None,
 ) -> dict[str, str]:
     """The variables ``app_from_environment`` reads back."""
-    limits = limits or HttpLimits()
+    given = _limit_values(limits or HttpLimits())
     return {
-        f"{_PREFIX}MAX_BODY": str(limits.max_body),
-        f"{_PREFIX}MAX_URL": str(limits.max_url),
-        f"{_PREFIX}SIGN_IN_PER_ADDRESS": str(limits.sign_ins.per_address),
-        f"{_PREFIX}SIGN_IN_PER_LOGIN": str(limits.sign_ins.per_login),
-        f"{_PREFIX}SIGN_IN_WINDOW": str(limits.sign_ins.window),
-        f"{_PREFIX}READ_THREADS": str(limits.read_threads),
+        **{name: str(value) for name, value in given.items()},
         f"{_PREFIX}DB": url,
         f"{_PREFIX}PER_PAGE": str(settings.per_page),
         f"{_PREFIX}MAX_PER_PAGE": str(settings.max_per_page),
@@ -80,14 +78,29 @@ def app_from_environment() -> Starlette:
 
 def limits_from_environment() -> HttpLimits:
     """The ``HttpLimits`` the environment names (defaults for the variables it lacks)."""
-    env, default = os.environ, HttpLimits()
+    read: dict[str, Any] = {
+        name: type(default)(os.environ.get(name, default))
+        for name, default in _limit_values(HttpLimits()).items()
+    }
+    sign_ins = {f.name: read[_SIGN_IN + f.name.upper()] for f in attrs.fields(SignInLimits)}
     return HttpLimits(
-        max_body=int(env.get(f"{_PREFIX}MAX_BODY", default.max_body)),
-        max_url=int(env.get(f"{_PREFIX}MAX_URL", default.max_url)),
-        sign_ins=SignInLimits(
-            per_address=int(env.get(f"{_PREFIX}SIGN_IN_PER_ADDRESS", default.sign_ins.per_address)),
-            per_login=int(env.get(f"{_PREFIX}SIGN_IN_PER_LOGIN", default.sign_ins.per_login)),
-            window=float(env.get(f"{_PREFIX}SIGN_IN_WINDOW", default.sign_ins.window)),
-        ),
-        read_threads=int(env.get(f"{_PREFIX}READ_THREADS", default.read_threads)),
+        sign_ins=SignInLimits(**sign_ins),
+        **{
+            f.name: read[_PREFIX + f.name.upper()]
+            for f in attrs.fields(HttpLimits)
+            if f.name != "sign_ins"
+        },
     )
+
+
+_SIGN_IN = f"{_PREFIX}SIGN_IN_"
+
+
+def _limit_values(limits: HttpLimits) -> dict[str, int | float]:
+    """Each limit by the name of its variable: one per field of ``HttpLimits``, and one per
+    field of its ``SignInLimits`` (``..._SIGN_IN_PER_LOGIN``)."""
+    values = attrs.asdict(limits, recurse=False)
+    sign_ins = attrs.asdict(values.pop("sign_ins"))
+    return {_PREFIX + name.upper(): value for name, value in values.items()} | {
+        _SIGN_IN + name.upper(): value for name, value in sign_ins.items()
+    }
