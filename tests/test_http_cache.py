@@ -119,7 +119,11 @@ def test_signed_in_reads_bypass_the_cache(cal: ec.Calendar) -> None:
         ({"start_date": "now"}, False, False),
         ({"starts_after": "+2 hours"}, False, False),
         ({"only_with_upcoming": "1"}, False, False),
+        ({"only_with_upcoming[]": "1"}, False, False),  # read as the same parameter
+        ({"only_with_upcoming[0]": "1"}, False, False),
+        ({"start_date[0]": "now"}, False, False),
         ({"password": "secret"}, False, False),
+        ({"password[]": "secret"}, False, False),
         ({}, True, False),
     ],
 )
@@ -135,7 +139,9 @@ def test_what_may_be_cached(query: dict[str, str], has_credentials: bool, expect
         ("start_date=now", False),
         ("start_date=2031-01-01&start_date=now", False),  # the last value is the one read
         ("only_with_upcoming=1", False),
+        ("only_with_upcoming%5B%5D=1", False),
         ("password=secret", False),
+        ("password[]=secret", False),
     ],
 )
 def test_the_served_cache_judges_each_query_string(

@@ -190,6 +190,15 @@ def test_venue_list_envelope_and_rest_url(site: Site) -> None:
     ) == (list(body), url_parts(body["rest_url"]))
 
 
+def test_a_bracketed_parameter_is_echoed_in_brackets(site: Site) -> None:
+    """``only_with_upcoming[]=1`` is read as PHP reads it (a list, truthy) and goes back into
+    ``rest_url`` as the reference's ``add_query_arg`` writes a list, not as ``['1']``."""
+    body = site.get("/venues?only_with_upcoming[]=1&has_events[a]=1").json()
+    assert [("has_events[a]", "1"), ("only_with_upcoming[0]", "1")] == [
+        (k, v) for k, v in url_parts(body["rest_url"])[1] if k not in ("page", "per_page", "status")
+    ]
+
+
 def test_venue_list_is_newest_first(site: Site) -> None:
     """Venues are listed by publication date, newest first."""
     for name, day in (("First", 1), ("Third", 3), ("Second", 2)):

@@ -31,6 +31,7 @@ import attrs
 from .cache_tags import SHOWS_EVENTS, Listing, NewEvents
 from .listed_pages import ListedPage, with_totals
 from .listing_index import ListingIndex
+from .params import bare_name
 
 __all__ = ["CachedResponse", "ResponseCache", "cacheable", "revalidatable"]
 
@@ -48,7 +49,7 @@ def revalidatable(query: Mapping[str, str], has_credentials: bool) -> bool:
     """Whether a GET with this query gets validators (``conditional``), kept or not: an
     anonymous one that sends no password. A signed-in reader's answer, or one opened with a
     password, is for that reader alone, and no shared cache should revalidate it for them."""
-    return not has_credentials and "password" not in query
+    return not has_credentials and "password" not in {bare_name(name) for name in query}
 
 
 def cacheable(query: Mapping[str, str], has_credentials: bool) -> bool:
@@ -56,12 +57,12 @@ def cacheable(query: Mapping[str, str], has_credentials: bool) -> bool:
     gets validators and whose answer cannot move within the day without a write."""
     if not revalidatable(query, has_credentials):
         return False
-    if any(name in query for name in _CLOCK_PARAMS):
+    if any(bare_name(name) in _CLOCK_PARAMS for name in query):
         return False
     return all(
         _ABSOLUTE.fullmatch(value.strip())
         for name, value in query.items()
-        if name.rstrip("[]") in _DATE_PARAMS
+        if bare_name(name) in _DATE_PARAMS
     )
 
 

@@ -37,6 +37,7 @@ from ..changes import ANYTHING, Change
 from ..queries import EVENT_SEARCH_FIELDS
 from ..records import Event
 from ..statuses import Status
+from .params import bare_name
 
 __all__ = [
     "ALL",
@@ -103,7 +104,7 @@ def _asks_about_events(path: str, query: str) -> bool:
     changes it, and the journal names no venue or organizer then."""
     if _LINKED_LIST.fullmatch(path) is None:
         return False
-    names = {_bare(name) for name, _ in parse_qsl(query, keep_blank_values=True)}
+    names = {bare_name(name) for name, _ in parse_qsl(query, keep_blank_values=True)}
     return not names.isdisjoint(_EVENT_FILTERS)
 
 
@@ -139,7 +140,7 @@ class Listing:
     def of(cls, query: str) -> Listing:
         raw: dict[str, list[str]] = {}
         for name, value in parse_qsl(query, keep_blank_values=True):
-            raw.setdefault(_bare(name), []).append(value)
+            raw.setdefault(bare_name(name), []).append(value)
         asked = {
             name: [v for value in values for v in value.split(",")] for name, values in raw.items()
         }
@@ -237,12 +238,6 @@ def _folded(text: str) -> str:
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return decomposed.encode("ascii", "ignore").decode("ascii").lower()
-
-
-def _bare(name: str) -> str:
-    """A parameter's name without its brackets (``venue[]``, ``venue[0]``): the app reads
-    each as that parameter (``params.read_params``, as PHP does)."""
-    return name.partition("[")[0] or name
 
 
 def _positive_ids(values: list[str]) -> frozenset[int]:

@@ -3,6 +3,7 @@ effective query each list echoes into ``rest_url``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from starlette.responses import Response
@@ -105,7 +106,7 @@ def event_query_params(call: Call, page: Page[Event]) -> list[tuple[str, str]]:
         ("organizer", _csv(given.get("organizer"))),
         ("featured", None if flt.featured is None else int(flt.featured)),
     ]
-    return [(k, str(v)) for k, v in pairs if v is not None]
+    return _echoed(pairs)
 
 
 #: What the reference writes into ``rest_url`` for ``geoloc=true`` (coordinates or not).
@@ -124,16 +125,26 @@ def linked_query_params(call: Call, page: Page[Any]) -> list[tuple[str, str]]:
         ("only_with_upcoming", given.get("only_with_upcoming")),
         ("status", _csv(given.get("status") or _default_status(call))),
     ]
-    return [(k, str(v)) for k, v in pairs if v is not None]
+    return _echoed(pairs)
 
 
 def term_query_params(call: Call) -> list[tuple[str, str]]:
     """The term query as given (less ``page``), echoed into ``rest_url``."""
-    return [
-        (k, str(_csv(v)))
-        for k, v in call.only(TermQuery).items()
-        if k not in ("page",) and v is not None
-    ]
+    return _echoed((k, _csv(v)) for k, v in call.only(TermQuery).items() if k != "page")
+
+
+def _echoed(pairs: Iterable[tuple[str, Any]]) -> list[tuple[str, str]]:
+    """Parameters as the reference's ``add_query_arg`` writes them (PHP's
+    ``http_build_query``): a list or map given in brackets (``only_with_upcoming[]=1``, read
+    as PHP reads it) goes back in brackets, one pair per item, never as Python's ``['1']``."""
+    found: list[tuple[str, str]] = []
+    for name, value in pairs:
+        if isinstance(value, dict | list):
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            found.extend(_echoed((f"{name}[{key}]", item) for key, item in items))
+        elif value is not None:
+            found.append((name, str(value)))
+    return found
 
 
 def _csv(value: Any) -> Any:
