@@ -129,9 +129,7 @@ class RequestLimits:
             return
         if body is None:  # the client left before sending its body: nobody to answer
             return
-        if _read_as_json(headers) and json_values(body, most=self.max_json_values) > (
-            self.max_json_values
-        ):
+        if body and self._too_many_values(headers, body):
             why = f"send a JSON body of at most {self.max_json_values:,} values"
             await _refuse(send, 413, "rest_body_too_large", why)
             return
@@ -145,6 +143,11 @@ class RequestLimits:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
+
+    def _too_many_values(self, headers: Headers, body: bytes) -> bool:
+        return _read_as_json(headers) and json_values(body, most=self.max_json_values) > (
+            self.max_json_values
+        )
 
     def _why(self) -> str:
         return f"send a body of at most {self.max_body} bytes"
