@@ -18,6 +18,7 @@ from events_calendar.dates import (
     default_window,
     end_of_day,
     format_wall,
+    months_ahead,
     parse_datetime,
     query_bound,
     resolve_zone,
@@ -610,9 +611,25 @@ def test_default_window_moves_at_local_midnight_not_before() -> None:
 
 
 def test_default_window_from_leap_day() -> None:
-    """24 months after 29 February is 28 February."""
+    """24 months after 29 February is 1 March, as the reference's ``strtotime('+24 months')``
+    counts (PHP rolls a day the month lacks over into the next; ``relativedelta`` stopped at
+    28 February, a day short)."""
     _, end = default_window(datetime(2028, 2, 29, 12, 0, tzinfo=UTC), UTC)
-    assert datetime(2030, 2, 28, 23, 59, 59, tzinfo=UTC) == end
+    assert datetime(2030, 3, 1, 23, 59, 59, tzinfo=UTC) == end
+
+
+@pytest.mark.parametrize(
+    ("day", "months", "expected"),
+    [
+        (date(2028, 2, 29), 24, date(2030, 3, 1)),
+        (date(2028, 2, 29), 48, date(2032, 2, 29)),
+        (date(2031, 1, 31), 1, date(2031, 3, 3)),
+        (date(2031, 12, 15), 24, date(2033, 12, 15)),
+    ],
+)
+def test_months_ahead_counts_as_php_does(day: date, months: int, expected: date) -> None:
+    """``+N months`` keeps the day of the month, rolling over what the month lacks."""
+    assert expected == months_ahead(day, months)
 
 
 # --- properties --------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ __all__ = [
     "as_list",
     "as_rest_bool",
     "clean_text",
+    "filter_bool",
     "is_truthy",
     "plain",
     "plain_fields",
@@ -81,12 +82,32 @@ _REST_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
 REST_BOOLEAN_WHY = "send true or false (or 1 or 0)"
 
 
+#: The texts ``tribe_is_truthy`` reads as true (compared lower-cased, untrimmed).
+_TRIBE_TRUTHY = frozenset({"1", "enable", "enabled", "on", "y", "yes", "true"})
+#: The texts PHP's ``FILTER_VALIDATE_BOOLEAN`` reads as true (lower-cased, trimmed).
+_PHP_TRUE = frozenset({"1", "true", "on", "yes"})
+
+
 def is_truthy(value: object) -> bool:
-    """The reference's ``tribe_is_truthy``: anything not recognisably false is true."""
-    if value is None:
-        return False
-    read = as_bool(value)
-    return read if read is not None else bool(value)
+    """The reference's ``tribe_is_truthy``: a text is true only if it is one of
+    ``_TRIBE_TRUTHY`` (any other text, ``"maybe"`` or ``"2"``, is false); anything else is
+    its PHP truth (0, an empty list and ``None`` are false)."""
+    value = plain(value)
+    if isinstance(value, str):
+        return value.lower() in _TRIBE_TRUTHY
+    return bool(value)
+
+
+def filter_bool(value: object) -> bool:
+    """PHP's ``filter_var($value, FILTER_VALIDATE_BOOLEAN)``, which the reference reads
+    ``strict_dates`` with: true for ``1``, ``true``, ``on`` and ``yes`` (any case, spaces
+    around ignored) and a true bool; anything else, a list included, is false."""
+    value = plain(value)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float | str):
+        return str(value).strip().lower() in _PHP_TRUE or value == 1
+    return False
 
 
 def as_int(value: object) -> int | None:

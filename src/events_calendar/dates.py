@@ -32,7 +32,6 @@ from functools import cache, lru_cache
 from typing import Literal, Protocol
 from zoneinfo import ZoneInfo, available_timezones
 
-from dateutil.relativedelta import relativedelta
 from strtotime import strtotime
 
 from events_calendar.errors import InvalidParameter
@@ -47,6 +46,8 @@ __all__ = [
     "end_of_day",
     "format_wall",
     "iana_zone_names",
+    "months_ahead",
+    "on_wall_clock",
     "parse_datetime",
     "query_bound",
     "resolve_zone",
@@ -294,6 +295,12 @@ def _settle(dt: datetime) -> datetime:
     return dt.astimezone(UTC).astimezone(zone)
 
 
+def on_wall_clock(dt: datetime, zone: tzinfo) -> datetime:
+    """``dt``'s wall time in ``zone``, as a date written in that zone reads (an event moved
+    to another zone keeps its wall clock): a time in the zone's DST gap moves forward."""
+    return _settle(dt.replace(tzinfo=zone))
+
+
 def _instant(seconds: float, zone: tzinfo, field: str, value: object) -> datetime:
     try:
         return datetime.fromtimestamp(math.floor(seconds), UTC).astimezone(zone)
@@ -397,8 +404,14 @@ def end_of_day(dt: datetime) -> datetime:
 
 
 def all_day_span(start: datetime, end: datetime) -> tuple[datetime, datetime]:
-    """An all-day event's span: start of the first day to 23:59:59 of the last."""
-    return start_of_day(start), end_of_day(end)
+    """An all-day event's span: start of the first day to 23:59:59 of the last.
+
+    The end of 9999-12-31 west of UTC is in the year 10000, an instant no date here can
+    hold: that end is refused as out of range, as a timed end there is when it is read."""
+    try:
+        return start_of_day(start), end_of_day(end)
+    except OverflowError:
+        raise _out_of_range("end_date", format_wall(end)) from None
 
 
 def to_utc(dt: datetime) -> datetime:
@@ -418,11 +431,25 @@ def query_bound(
     now: datetime,
     field: str,
 ) -> datetime:
-    """A list-filter bound as a UTC instant; without ``strict`` it widens to the whole local day."""
+    """A list-filter bound as a UTC instant; without ``strict`` it widens to the whole local day.
+
+    A bound past the last instant Python can hold (the end of 9999-12-31 west of UTC is in
+    the year 10000) is that last instant: no event is later, as none ends after 9999."""
     bound = parse_datetime(value, zone=zone, now=now, field=field)
-    if not strict:
-        bound = start_of_day(bound) if edge == "start" else end_of_day(bound)
-    return to_utc(bound)
+    try:
+        if not strict:
+            bound = start_of_day(bound) if edge == "start" else end_of_day(bound)
+        return to_utc(bound)
+    except OverflowError:
+        return datetime.max.replace(tzinfo=UTC)
+
+
+def months_ahead(day: date, months: int) -> date:
+    """``day`` so many months on, as PHP's ``+N months`` counts: a day the month lacks rolls
+    over into the next (29 February + 24 months is 1 March), where ``relativedelta`` would
+    stop at the month's last day and the default window would end a day short."""
+    years, month = divmod(day.month - 1 + months, 12)
+    return date(day.year + years, month + 1, 1) + timedelta(days=day.day - 1)
 
 
 def default_window(now: datetime, zone: tzinfo) -> tuple[datetime, datetime]:
@@ -436,5 +463,5 @@ def _window_of_day(today: date, zone: tzinfo) -> tuple[datetime, datetime]:
     """``default_window`` of a local day: every list without dates asks for it, and it
     changes once a day (the calendar arithmetic was a tenth of an uncached list's time)."""
     first = datetime.combine(today - timedelta(days=1), time(), tzinfo=zone)
-    last = datetime.combine(today + relativedelta(months=24), time(), tzinfo=zone)
+    last = datetime.combine(months_ahead(today, 24), time(), tzinfo=zone)
     return to_utc(start_of_day(first)), to_utc(end_of_day(last))

@@ -12,7 +12,7 @@ import attrs
 
 from . import bulk
 from .context import Context
-from .dates import all_day_span, resolve_zone, zone_name
+from .dates import all_day_span, on_wall_clock, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, PageNotFound
 from .io import dataframe
 from .linked import LinkedCollection
@@ -265,9 +265,9 @@ class EventCollection(PostCollection[Event]):
         assert end is not None
         if "timezone" in clean and current is not None:  # same wall clock, new zone
             if "start_date" not in clean:
-                start = start.replace(tzinfo=zone)
+                start = on_wall_clock(start, zone)
             if "end_date" not in clean:
-                end = end.replace(tzinfo=zone)
+                end = on_wall_clock(end, zone)
         if clean.get("all_day", current.all_day if current else False):
             start, end = all_day_span(start, end)
         refuse_end_before_start(start, end)

@@ -15,7 +15,7 @@ import string
 from datetime import datetime, tzinfo
 from typing import Literal
 
-from .coerce import as_id_list, as_int, as_list, clean_text, is_truthy
+from .coerce import as_id_list, as_int, as_list, clean_text, filter_bool, is_truthy
 from .dates import default_window, query_bound
 from .listing_common import (
     MAX_SEARCH_WORDS,
@@ -216,7 +216,7 @@ def _strict(value: object) -> bool:
         return False
     if value == "":
         raise Bad("send true or false")
-    return is_truthy(value)
+    return filter_bool(value)
 
 
 def _include(value: object) -> frozenset[int] | None:

@@ -27,7 +27,7 @@ from .coerce import (
     plain_fields,
 )
 from .cost import parse_cost
-from .dates import parse_datetime, resolve_zone, zone_name
+from .dates import parse_datetime, resolve_zone, to_utc, zone_name
 from .errors import InvalidParameter, MissingParameter
 from .markup import sanitize
 from .records import Input, Kind, Organizer, Record, Venue, input_fields
@@ -213,7 +213,7 @@ def refuse_end_before_start(start: datetime, end: datetime) -> None:
     ``start`` (aware datetimes: the instants are compared, whatever their zones). The one
     place this rule is written: the event collection applies it to every create and update,
     a backup's restore to every event it holds (``io.backup_checks``)."""
-    if end < start:
+    if to_utc(end) < to_utc(start):  # in one zone, ``<`` compares wall times, folds unseen
         raise InvalidParameter.one("end_date", "send an end on or after the start")
 
 
@@ -333,12 +333,13 @@ class _Reader:
         utc = resolve_zone("UTC")
         return parse_datetime(value, zone=utc, now=self.lookup.now(), field=name)
 
-    @staticmethod
-    def zone_value(value: object) -> str:
+    def zone_value(self, value: object) -> str:
+        """A zone's name; an empty text is the calendar's zone, as the reference reads an
+        empty ``timezone`` as the site's."""
         if not isinstance(value, str):
             raise _Invalid("send an IANA time zone name such as 'Europe/Paris', or 'UTC+2'")
         if not value.strip():
-            return "UTC"
+            return zone_name(self.lookup.zone)
         try:
             return zone_name(resolve_zone(value.strip()))
         except InvalidParameter as bad:

@@ -28,9 +28,8 @@ from datetime import datetime, time, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
-from dateutil.relativedelta import relativedelta
 
-from ..dates import format_wall, to_utc
+from ..dates import format_wall, months_ahead, to_utc
 from ..queries import EventQuery, LinkedQuery, TermQuery
 from ..records import (
     KINDS,
@@ -194,7 +193,8 @@ def default_window_text(now: datetime, zone: tzinfo) -> tuple[str, str]:
     they select exactly ``dates.default_window(now, zone)``."""
     local = to_utc(now).astimezone(zone)
     yesterday = datetime.combine(local.date() - timedelta(days=1), time(23, 59), tzinfo=zone)
-    return format_wall(yesterday), format_wall(local + relativedelta(months=24))
+    ahead = datetime.combine(months_ahead(local.date(), 24), local.time(), tzinfo=zone)
+    return format_wall(yesterday), format_wall(ahead)
 
 
 def resolve_default(value: Any, calendar: Calendar, namespace: str) -> Any:

@@ -16,6 +16,7 @@ from .contract_event_changes import EventChangeContract
 from .contract_event_create import EventCreateContract
 from .contract_event_create_links import EventCreateLinksContract
 from .contract_event_create_rest import EventCreateRestContract
+from .contract_event_dates import EventDateContract
 from .contract_event_list_filters import EventListFilterContract
 from .contract_event_lists import EventListContract
 from .contract_event_reads import EventReadContract
@@ -28,6 +29,7 @@ class EventContract(
     EventCreateLinksContract,
     EventCreateRestContract,
     EventChangeContract,
+    EventDateContract,
     EventReadContract,
     EventListContract,
     EventListFilterContract,
