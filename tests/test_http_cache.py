@@ -176,3 +176,37 @@ def test_the_namespace_index_is_never_kept_as_the_clock_moves_it() -> None:
     routes = [r.json()["routes"]["/tribe/events/v1/events"] for r in (first, second)]
     ends = [route["endpoints"][0]["args"]["end_date"]["default"] for route in routes]
     assert (ends[0] != ends[1], 304, 200) == (True, again.status_code, stale.status_code)
+
+
+def _all_at_once(cal: ec.Calendar, paths: list[str]) -> list[httpx.Response]:
+    """GETs of ``paths`` sent together, on one event loop."""
+
+    async def send() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app_for(cal))
+        async with httpx.AsyncClient(transport=transport, base_url="http://cal.test") as client:
+            return await asyncio.gather(*(client.get(API + path) for path in paths))
+
+    return asyncio.run(send())
+
+
+def test_readers_of_one_answer_being_built_wait_for_it(cal: ec.Calendar) -> None:
+    """Eight anonymous readers asking at once for an answer the cache lacks: it is built
+    once and the others are answered from the cache (each built it, a thread at a time)."""
+    path = "/events?start_date=2031-01-01&end_date=2031-12-31"
+    answers = _all_at_once(cal, [path] * 8)
+    assert (1, {200}, 1) == (
+        CountingBackend.queries,
+        {a.status_code for a in answers},
+        len({a.content for a in answers}),
+    )
+
+
+def test_answers_not_kept_are_built_for_each_reader(cal: ec.Calendar) -> None:
+    """A refusal is not kept, so every reader waiting on it gets one of its own; other
+    answers are built each once."""
+    paths = ["/events?page=99"] * 3 + ["/events?start_date=2031-01-01"] * 3
+    answers = _all_at_once(cal, paths)
+    assert ([404] * 3 + [200] * 3, 4) == (
+        [a.status_code for a in answers],
+        CountingBackend.queries,
+    )

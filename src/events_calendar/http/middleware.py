@@ -11,6 +11,7 @@ may not keep (their answer moves with the clock) get the same validators, built 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Hashable
 from datetime import date
 from functools import lru_cache
@@ -26,7 +27,7 @@ from .cache_tags import ALL, Listing, NewEvents, change_tags, event_list, read_t
 from .conditional import not_modified, validators
 from .generations import SharedReads
 from .listed_pages import ListedPage, PageNote
-from .loop_lock import LoopLock
+from .loop_lock import LoopLock, PerLoop
 from .origin import address
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
@@ -116,6 +117,10 @@ def _judged_query(raw: bytes) -> tuple[bool, bool]:
 _CLOCK_PAGES = frozenset({"", "/"})
 
 
+#: A kept answer's key: origin, path, query as sent, and the calendar's day.
+_Key = tuple[str, str, str, date]
+
+
 class CacheAnonymousReads:
     """Answers anonymous, cacheable GETs from the cache until a write changes them."""
 
@@ -131,8 +136,11 @@ class CacheAnonymousReads:
         self.cache = ResponseCache(now=calendar.now)
         self._catching_up = LoopLock()
         self._generations = SharedReads(calendar.backend.generation)
+        #: The keys whose answer a request of this loop is building, and the event set when
+        #: it is done (``_read``).
+        self._building: PerLoop[dict[_Key, asyncio.Event]] = PerLoop(dict)
 
-    def _key(self, scope: Scope) -> tuple[str, str, str, date]:
+    def _key(self, scope: Scope) -> _Key:
         """The key of a read the cache may answer: the origin (links in the answer name
         it), the path and query as sent, and the calendar's day."""
         day = self.calendar.now().astimezone(self.calendar.zone).date()
@@ -223,23 +231,46 @@ class CacheAnonymousReads:
                 added[key] = (entry, count)
         return added
 
-    async def _read(
-        self, scope: Scope, receive: Receive, send: Send, key: tuple[str, str, str, date]
-    ) -> None:
+    async def _read(self, scope: Scope, receive: Receive, send: Send, key: _Key) -> None:
         token = await self._token()
         hit = self.cache.get(key)
+        building = self._building()
+        if hit is None and key in building:
+            # The same answer is being built: wait for it and ask the cache again, as a new
+            # read (a write may have come meanwhile), rather than build it once more. Fifty
+            # readers of a large feed the last write retired built it fifty times, a worker's
+            # threads at a time, holding up every uncached read behind them.
+            await building[key].wait()
+            token = await self._token()
+            hit = self.cache.get(key)
         if hit is None:
-            answer, note = _Answer(), PageNote()
-            note.attach(scope)  # an event list's handler notes its page (``listed_pages``)
-            await self.app(scope, receive, answer)
-            if answer.status != 200:
-                await _send(send, answer.status, answer.headers, answer.body)
+            built = building.setdefault(key, asyncio.Event())
+            try:
+                hit = await self._build(scope, receive, send, key, token)
+            finally:
+                if building.get(key) is built:
+                    del building[key]
+                built.set()
+            if hit is None:
                 return
-            hit = self._kept(scope["path"], answer, key[2], note.page)
-            # Kept only if built from the view's data: a commit landing before the answer was
-            # read would be one the next catch-up retires from answers of the view alone.
-            self.cache.put(key, token, hit, await self._generation())
         await _deliver(scope, send, hit.status, list(hit.raw_headers), hit.body, hit.validators)
+
+    async def _build(
+        self, scope: Scope, receive: Receive, send: Send, key: _Key, token: int
+    ) -> CachedResponse | None:
+        """The app's answer, kept if it is a 200 (and returned to be delivered); any other
+        is sent as it is, and ``None`` returned."""
+        answer, note = _Answer(), PageNote()
+        note.attach(scope)  # an event list's handler notes its page (``listed_pages``)
+        await self.app(scope, receive, answer)
+        if answer.status != 200:
+            await _send(send, answer.status, answer.headers, answer.body)
+            return None
+        hit = self._kept(scope["path"], answer, key[2], note.page)
+        # Kept only if built from the view's data: a commit landing before the answer was
+        # read would be one the next catch-up retires from answers of the view alone.
+        self.cache.put(key, token, hit, await self._generation())
+        return hit
 
     async def _validated(self, scope: Scope, receive: Receive, send: Send) -> None:
         """An anonymous read the cache may not keep, answered with validators all the same:
