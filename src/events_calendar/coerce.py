@@ -275,15 +275,30 @@ Q = TypeVar("Q", bound=attrs.AttrsInstance)
 
 def plain_query(query: Q) -> Q:
     """A list query (``EventQuery`` ...) with each parameter ``plain``: a missing value is a
-    parameter not given."""
+    parameter not given, and a missing item of a list is an item not given
+    (``_without_missing``)."""
     changed: dict[str, Any] = {}
     for name in _field_names(type(query)):  # every list reads one: no asdict per request
         value = getattr(query, name)
         if type(value) not in _PLAIN_TYPES:
-            read = plain(value)
+            read = _without_missing(plain(value))
             if read is not value:
                 changed[name] = read
     return attrs.evolve(cast(Any, query), **changed) if changed else query
+
+
+def _without_missing(value: object) -> object:
+    """A list parameter without its missing items; ``None`` (not given) when it held nothing
+    else.
+
+    A Series of ids with a gap (``[3.0, nan]``) names the records it holds ids of, as it does
+    on create: left in, the gap would be read as an id that is no number, or as the name
+    ``"None"`` of a category. An empty list stays empty: that is a filter given no value.
+    """
+    if not isinstance(value, list | tuple) or all(item is not None for item in value):
+        return value
+    kept = [item for item in value if item is not None]
+    return kept or None
 
 
 @functools.cache

@@ -1,0 +1,85 @@
+"""Inputs of the Python API that every backend must read alike: missing items of list
+filters, ids given as whole floats or numpy integers, logins that are not text, flags read
+strictly. Each example runs on memory, SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import events_calendar as ec
+from events_calendar.errors import InvalidParameter
+from events_calendar.testing.postgres import test_database
+
+NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+WHOLE_YEAR = {"start_date": "2031-01-01", "end_date": "2031-12-31"}
+
+
+@pytest.fixture(params=["memory://", "sqlite://", "postgresql"])
+def cal(request: pytest.FixtureRequest) -> Iterator[ec.Calendar]:
+    """An empty calendar on each backend, at a fixed instant."""
+    url = request.param
+    if url == "postgresql":
+        database = test_database()
+        database.reset()
+        url = database.url
+    calendar = ec.connect(url, clock=ec.FixedClock(NOW))
+    yield calendar
+    calendar.close()
+
+
+def _event(cal: ec.Calendar, title: str = "Talk", **fields: object) -> ec.Event:
+    return cal.events.create(
+        title=title, start_date="2031-05-01 18:00", end_date="2031-05-01 19:00", **fields
+    )
+
+
+def _titles(cal: ec.Calendar, **filters: object) -> list[str]:
+    return sorted(e.title for e in cal.events.list(**WHOLE_YEAR, **filters).items)
+
+
+# -- a missing item of a list filter is an item not given ------------------------------------
+
+
+@pytest.mark.parametrize("missing", [None, float("nan"), pd.NA])
+@pytest.mark.parametrize("field", ["categories", "tags"])
+def test_a_missing_item_of_a_term_filter_is_left_out(
+    cal: ec.Calendar, field: str, missing: object
+) -> None:
+    _event(cal, "Gig", **{field: ["Music"]})
+    _event(cal, "Other", **{field: ["None"]})  # a term named "None" is not what a gap means
+    _event(cal, "Plain")
+    assert _titles(cal, **{field: ["Music", missing]}) == ["Gig"]
+    assert _titles(cal, **{field: [missing]}) == ["Gig", "Other", "Plain"]  # not given
+
+
+def test_a_gap_in_a_term_filter_is_no_unknown_term(cal: ec.Calendar) -> None:
+    music = cal.categories.create(name="Music")
+    _event(cal, "Gig", categories=[music.id])
+    ids = pd.Series([music.id, None]).astype("float64")
+    assert _titles(cal, categories=ids) == ["Gig"]
+    assert [e.title for e in cal.events.iter(**WHOLE_YEAR, categories=ids)] == ["Gig"]
+
+
+@pytest.mark.parametrize("field", ["venue", "organizer"])
+def test_a_missing_id_in_a_linked_filter_is_left_out(cal: ec.Calendar, field: str) -> None:
+    collection = cal.venues if field == "venue" else cal.organizers
+    linked = collection.create(**{field: "Hall"})
+    _event(cal, "Here", **{field: [linked.id]})
+    _event(cal, "Elsewhere")
+    ids = pd.Series([linked.id, None]).astype("float64")
+    assert _titles(cal, **{field: ids}) == ["Here"]  # as create reads the same list
+    assert _titles(cal, **{field: [np.nan]}) == ["Elsewhere", "Here"]  # not given
+    assert list(cal.events.to_dataframe(**WHOLE_YEAR, **{field: ids})["title"]) == ["Here"]
+    assert cal.events.update_many({**WHOLE_YEAR, field: ids}, featured=True)
+    assert [e.title for e in cal.events.list(**WHOLE_YEAR, featured=True).items] == ["Here"]
+
+
+def test_an_empty_list_filter_is_still_refused(cal: ec.Calendar) -> None:
+    with pytest.raises(InvalidParameter) as caught:
+        cal.events.list(venue=[])
+    assert "venue" in caught.value.fields
