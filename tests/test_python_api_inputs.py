@@ -83,3 +83,24 @@ def test_an_empty_list_filter_is_still_refused(cal: ec.Calendar) -> None:
     with pytest.raises(InvalidParameter) as caught:
         cal.events.list(venue=[])
     assert "venue" in caught.value.fields
+
+
+# -- ids are read alike wherever they are taken ----------------------------------------------
+
+WHOLE_IDS = [float, np.int64, np.int32, np.float64, str]
+
+
+@pytest.mark.parametrize("wrap", WHOLE_IDS)
+@pytest.mark.parametrize("kind", ["events", "venues", "organizers"])
+def test_may_edit_reads_an_id_as_get_does(cal: ec.Calendar, kind: str, wrap: type) -> None:
+    collection = getattr(cal, kind)
+    record = _event(cal) if kind == "events" else collection.create(**{kind[:-1]: "Hall"})
+    assert collection.get(wrap(record.id)).id == record.id
+    assert collection.may_edit(wrap(record.id)) is True
+    assert cal.as_user(None).events.may_edit(wrap(record.id)) is False  # anonymous
+
+
+@pytest.mark.parametrize("value", [2.5, True, None, float("nan"), pd.NA, "x", 0, -1, 2**70])
+def test_may_edit_answers_false_for_what_names_no_record(cal: ec.Calendar, value: object) -> None:
+    _event(cal)
+    assert cal.events.may_edit(value) is False

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 import attrs
 
 from . import posts_bulk
-from .coerce import MAX_INT, clean_text, plain
+from .coerce import as_int, clean_text, plain
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound
 from .io import dataframe
@@ -103,9 +103,11 @@ class PostCollection(Generic[P]):
     def may_edit(self, record_id: int) -> bool:
         """Whether the caller may change or delete the post with that id; ``False`` when there
         is none. Never raises: it answers what the reference's ``Allow`` header reports
-        (evupd_unknown: only ``GET`` for an unknown id)."""
-        actor, backend, number = self._ctx.actor, self._ctx.backend, plain(record_id)
-        if not isinstance(number, int) or not 0 < number <= MAX_INT:
+        (evupd_unknown: only ``GET`` for an unknown id). The id is read as ``get`` reads one
+        (``validation.read_id``: a numpy integer, a whole float, digits), so the two agree on
+        which record an id names."""
+        actor, backend, number = self._ctx.actor, self._ctx.backend, as_int(plain(record_id))
+        if number is None or number < 1:
             return False  # no such id
         if not actor.can_create(self.kind):
             return False  # anonymous callers and subscribers edit nothing
