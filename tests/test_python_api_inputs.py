@@ -104,3 +104,22 @@ def test_may_edit_reads_an_id_as_get_does(cal: ec.Calendar, kind: str, wrap: typ
 def test_may_edit_answers_false_for_what_names_no_record(cal: ec.Calendar, value: object) -> None:
     _event(cal)
     assert cal.events.may_edit(value) is False
+
+
+@pytest.mark.parametrize("kind", ["categories", "tags"])
+@pytest.mark.parametrize("wrap", [np.int64, np.int32, float])
+def test_ids_for_reads_numpy_and_whole_float_ids(cal: ec.Calendar, kind: str, wrap: type) -> None:
+    terms = getattr(cal, kind)
+    music = terms.create(name="Music")
+    with cal.transaction():
+        ids = terms.ids_for([wrap(music.id), "Music", "Jazz"])
+    assert ids[0] == music.id
+    assert type(ids[0]) is int
+    assert len(ids) == 2  # the same term once; "Jazz" created
+    assert terms.get(ids[1]).name == "Jazz"
+
+
+def test_ids_for_refuses_an_id_that_is_no_whole_number(cal: ec.Calendar) -> None:
+    with pytest.raises(InvalidParameter) as caught:
+        cal.tags.ids_for(["Music", 2.5])
+    assert list(caught.value.fields) == ["items[1]"]

@@ -239,8 +239,15 @@ class TermCollection(Generic[T]):
 
     def ids_for(self, items: Iterable[int | str]) -> tuple[int, ...]:
         """Ids for a list of ids, slugs and names; missing names are created (inside the
-        caller's transaction), as the reference creates unknown categories and tags."""
-        items = list(items)
+        caller's transaction), as the reference creates unknown categories and tags.
+
+        An item that is not text is an id, read as ``get`` reads one (``validation.read_id``):
+        a numpy integer from an array or Series, or a whole float, is the id it holds.
+        """
+        items = [
+            item if isinstance(item, str) else read_id(item, field=f"items[{number}]")
+            for number, item in enumerate(items)
+        ]
         found = self.resolve([i for i in items if isinstance(i, str)])
         return tuple(dict.fromkeys(i if isinstance(i, int) else found[i] for i in items))
 
