@@ -12,7 +12,12 @@ import pandas as pd
 import pytest
 
 import events_calendar as ec
-from events_calendar.errors import InvalidParameter
+from events_calendar.errors import (
+    AuthenticationFailed,
+    InvalidParameter,
+    MissingParameter,
+    NotFound,
+)
 from events_calendar.testing.postgres import test_database
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
@@ -123,3 +128,46 @@ def test_ids_for_refuses_an_id_that_is_no_whole_number(cal: ec.Calendar) -> None
     with pytest.raises(InvalidParameter) as caught:
         cal.tags.ids_for(["Music", 2.5])
     assert list(caught.value.fields) == ["items[1]"]
+
+
+# -- a login is text, on every backend -------------------------------------------------------
+
+LOGIN_CALLS = {
+    "get": lambda users, login: users.get(login),
+    "remove": lambda users, login: users.remove(login),
+    "issue_password": lambda users, login: users.issue_password(login),
+    "issue_token": lambda users, login: users.issue_token(login),
+    "verify_password": lambda users, login: users.verify_password(login, "abcd efgh"),
+    "create": lambda users, login: users.create(login),
+}
+
+
+@pytest.mark.parametrize("login", [5, np.int64(5), 5.0, b"ann", ["ann"]])
+@pytest.mark.parametrize("call", sorted(LOGIN_CALLS))
+def test_a_login_that_is_not_text_is_refused_alike(
+    cal: ec.Calendar, call: str, login: object
+) -> None:
+    cal.users.create("5")
+    with pytest.raises(InvalidParameter) as caught:
+        LOGIN_CALLS[call](cal.users, login)
+    assert list(caught.value.fields) == ["login"]
+
+
+@pytest.mark.parametrize("call", sorted(LOGIN_CALLS))
+def test_a_missing_login_is_missing(cal: ec.Calendar, call: str) -> None:
+    with pytest.raises(MissingParameter) as caught:
+        LOGIN_CALLS[call](cal.users, pd.NA)
+    assert list(caught.value.fields) == ["login"]
+
+
+def test_a_login_with_a_nul_character_names_nobody(cal: ec.Calendar) -> None:
+    ann = cal.users.create("ann")
+    password = cal.users.issue_password("ann")
+    with pytest.raises(NotFound):
+        cal.users.get("ann\x00")
+    with pytest.raises(AuthenticationFailed):
+        cal.users.verify_password("ann\x00", password)
+    with pytest.raises(InvalidParameter) as caught:
+        cal.users.create("bob\x00")
+    assert list(caught.value.fields) == ["login"]
+    assert cal.users.verify_password(np.str_("ann"), password) == ann

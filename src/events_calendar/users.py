@@ -16,14 +16,18 @@ import secrets
 import string
 from typing import Literal
 
+from .coerce import clean_text
 from .context import Context
 from .errors import AuthenticationFailed, InvalidParameter, NotFound
 from .records import Credential, User
 from .statuses import Role
+from .validation import read_name
 
 __all__ = ["UserDirectory"]
 
 _ALPHABET = string.ascii_letters + string.digits
+#: A login, as the errors about one show it.
+_EXAMPLE = "'ann'"
 _TOKEN_PREFIX = "ect_"  # noqa: S105 - a public prefix that makes tokens recognisable
 
 
@@ -50,8 +54,11 @@ class UserDirectory:
     ) -> User:
         """Add a user with a role."""
         self._require_admin()
-        if not isinstance(login, str) or not login.strip() or any(c.isspace() for c in login):
-            raise InvalidParameter.one("login", "send a non-empty login without spaces")
+        login = read_name(login, field="login", example=_EXAMPLE)
+        if not login.strip() or any(c.isspace() for c in login) or not clean_text(login):
+            raise InvalidParameter.one(
+                "login", "send a non-empty login without spaces or NUL characters"
+            )
         try:
             role = Role(role)
         except ValueError:
@@ -74,7 +81,7 @@ class UserDirectory:
 
     def get(self, login: str) -> User:
         """The user with that login."""
-        user = self._ctx.backend.find_user(login)
+        user = self._find(login)
         if user is None:
             raise NotFound(
                 f"There is no user {login!r}.",
@@ -82,6 +89,17 @@ class UserDirectory:
                 fields={"login": "send an existing login"},
             )
         return user
+
+    def _find(self, login: object) -> User | None:
+        """The user with that login, ``None`` when there is none.
+
+        The login is read first (``validation.read_name``: a login that is not text is an
+        ``InvalidParameter`` naming ``login``), so every backend answers alike: a database
+        asked for a number as a login fails in its own way. A text no login holds (with a
+        NUL character, which ``create`` refuses and PostgreSQL cannot take) names nobody.
+        """
+        login = read_name(login, field="login", example=_EXAMPLE)
+        return self._ctx.backend.find_user(login) if clean_text(login) else None
 
     def list(self) -> list[User]:
         """Every user, to full access or an administrator only: logins and roles are not public."""
@@ -125,8 +143,8 @@ class UserDirectory:
 
     def verify_password(self, login: str, password: str) -> User:
         """The user whose login and application password these are."""
+        user = self._find(login)
         credential = self._ctx.backend.find_credential(_digest("".join(password.split())))
-        user = self._ctx.backend.find_user(login)
         if (
             credential is None
             or user is None

@@ -43,6 +43,7 @@ __all__ = [
     "read_flag",
     "read_id",
     "read_input",
+    "read_name",
     "read_slug",
     "refuse_end_before_start",
     "refuse_missing",
@@ -253,13 +254,20 @@ def read_flag(value: object, *, field: str) -> bool:
 
 
 def read_slug(value: object) -> str:
-    """The slug a caller names; a missing value is ``MissingParameter``, a non-text one
-    ``InvalidParameter``."""
+    """The slug a caller names (``read_name``)."""
+    return read_name(value, field="slug", example="'summer-gala'")
+
+
+def read_name(value: object, *, field: str, example: str) -> str:
+    """The text a caller names a record by (a slug, a user's login), checked before any
+    storage is asked: a missing value is ``MissingParameter``, a non-text one
+    ``InvalidParameter``, each naming ``field``. (A number handed to a database as the text
+    it looks for fails there, and each database fails its own way.)"""
     value = plain(value)
     if value is None:
-        raise MissingParameter(["slug"])
+        raise MissingParameter([field])
     if not isinstance(value, str):
-        raise InvalidParameter.one("slug", "send a slug as text, such as 'summer-gala'")
+        raise InvalidParameter.one(field, f"send a {field} as text, such as {example}")
     return value
 
 
