@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -171,3 +172,64 @@ def test_a_login_with_a_nul_character_names_nobody(cal: ec.Calendar) -> None:
         cal.users.create("bob\x00")
     assert list(caught.value.fields) == ["login"]
     assert cal.users.verify_password(np.str_("ann"), password) == ann
+
+
+# -- yes-or-no arguments are read strictly ---------------------------------------------------
+
+NOT_FLAGS = ["false ", "no", "yes", "", None, pd.NA, float("nan"), 2, [True]]
+ONE_ROW = [{"title": "Talk", "start_date": "2031-05-01 18:00", "end_date": "2031-05-01 19:00"}]
+
+
+@pytest.mark.parametrize("atomic", NOT_FLAGS)
+def test_bulk_create_reads_atomic_strictly(cal: ec.Calendar, atomic: object) -> None:
+    with pytest.raises(InvalidParameter) as caught:
+        cal.events.bulk_create(ONE_ROW, atomic=atomic)  # type: ignore[arg-type]
+    assert caught.value.fields == {"atomic": "send true or false (or 1 or 0)"}
+    assert caught.value.codes == {"atomic": "invalid_boolean"}
+    assert cal.events.list(**WHOLE_YEAR).total == 0
+
+
+@pytest.mark.parametrize("atomic", ["false", np.bool_(True), 0, "1"])
+def test_bulk_create_takes_what_force_takes(cal: ec.Calendar, atomic: object) -> None:
+    assert len(cal.events.bulk_create(ONE_ROW, atomic=atomic)) == 1  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["dry_run", "partial"])
+@pytest.mark.parametrize("value", ["no", "false ", pd.NA, None])
+def test_import_file_reads_its_flags_strictly(
+    cal: ec.Calendar, tmp_path: Path, name: str, value: object
+) -> None:
+    path = tmp_path / "season.csv"
+    path.write_text(
+        "Event Name,Event Start Date,Event Start Time,Event End Time\n"
+        "Opening,2031-05-01,19:00,22:00\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InvalidParameter) as caught:
+        cal.import_file(path, **{name: value})
+    assert list(caught.value.fields) == [name]
+    assert cal.events.list(**WHOLE_YEAR).total == 0
+
+
+def test_import_file_takes_a_flag_as_text(cal: ec.Calendar, tmp_path: Path) -> None:
+    path = tmp_path / "season.csv"
+    path.write_text(
+        "Event Name,Event Start Date,Event Start Time,Event End Time\n"
+        "Opening,2031-05-01,19:00,22:00\n",
+        encoding="utf-8",
+    )
+    assert cal.import_file(path, dry_run="true").dry_run
+    assert cal.events.list(**WHOLE_YEAR).total == 0
+    assert not cal.import_file(path, dry_run="false").dry_run  # "false" was a dry run
+    assert cal.events.list(**WHOLE_YEAR).total == 1
+
+
+@pytest.mark.parametrize("edit", ["false", "no", None])
+def test_get_reads_edit_strictly(cal: ec.Calendar, edit: object) -> None:
+    event = _event(cal, password="hunter2")
+    if edit == "false":
+        assert cal.events.get(event.id, edit=edit).password == "hunter2"  # type: ignore[arg-type]
+        return
+    with pytest.raises(InvalidParameter) as caught:
+        cal.events.get(event.id, edit=edit)  # type: ignore[arg-type]
+    assert list(caught.value.fields) == ["edit"]

@@ -31,6 +31,7 @@ from .progress import ProgressArg, tracking
 from .records import Event, Kind
 from .row_reader import RowReader
 from .slugs import allocate_slugs
+from .validation import read_flag
 
 if TYPE_CHECKING:
     from .events import EventCollection
@@ -60,7 +61,13 @@ def bulk_create(
     progress: ProgressArg = None,
     atomic: bool = True,
 ) -> list[int]:
-    """Create many events (see ``EventCollection.bulk_create``); the new ids in row order."""
+    """Create many events (see ``EventCollection.bulk_create``); the new ids in row order.
+
+    ``atomic`` is read strictly, as ``force`` is (``validation.read_flag``): read for
+    truthiness, ``atomic="false"`` would mean atomic and ``pd.NA`` would raise a bare
+    ``TypeError``; either is an ``InvalidParameter`` naming it, before anything is read.
+    """
+    atomic = read_flag(atomic, field="atomic")  # validation first, as for every write
     ctx = events._ctx
     ctx.require(ctx.actor.can_create("event"), "create events")
     load = _Load(events)

@@ -46,8 +46,10 @@ class PostCollection(Generic[P]):
         """The record with that id, if the acting user may see it.
 
         ``edit`` asks for the record in order to edit it (the reference's ``context=edit``):
-        a caller who may edit a password-protected event then needs no password.
+        a caller who may edit a password-protected event then needs no password. It is read
+        strictly (``validation.read_flag``), as ``force`` is: ``edit="false"`` is no yes.
         """
+        edit = read_flag(edit, field="edit")
         if password is not None and (not isinstance(password, str) or not clean_text(password)):
             raise InvalidParameter.one("password", "send the password as one text")
         record = self._load(record_id)

@@ -17,6 +17,7 @@ import attrs
 from ..errors import CalendarError, InvalidParameter
 from ..progress import ProgressArg
 from ..transfer import restore
+from ..validation import read_flag
 from .backup import BackupSnapshot, backup_rows, read_backup, write_backup
 from .csv_read import default_key, read_csv
 from .csv_write import write_csv
@@ -141,6 +142,10 @@ def import_file(
 
     ``kind`` (CSV: what the file holds, events when not given), ``mapping`` and ``key`` are
     CSV options, refused for the other formats (``kind="event"`` stays for iCalendar)."""
+    # Read strictly (``validation.read_flag``) before the file is opened: a backup's import
+    # takes them from here, CSV and iCalendar ones through ``import_rows``, which reads them too.
+    dry_run = read_flag(dry_run, field="dry_run")
+    partial = read_flag(partial, field="partial")
     fmt = format_of(path, format)
     if fmt == "csv":
         record_kind = _kind(kind or "event")

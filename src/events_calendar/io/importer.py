@@ -33,7 +33,7 @@ from ..progress import Advance, ProgressArg, tracking
 from ..records import RECORD_CLASSES, Event, Kind, Organizer, Record, Venue, input_fields
 from ..row_reader import RowReader
 from ..statuses import Status
-from ..validation import read_input
+from ..validation import read_flag, read_input
 from .compare import DATE_FIELDS, Comparer
 from .keys import MAX_KEY_LENGTH, KeyConflict, find_records, is_derived, is_stored
 from .report import ImportReport, RowOutcome
@@ -99,7 +99,13 @@ def import_rows(
     default_key: DefaultKey | None = None,
     progress: ProgressArg = None,
 ) -> ImportReport:
-    """Import ``rows`` into ``cal`` by the rules of this module; returns what happened."""
+    """Import ``rows`` into ``cal`` by the rules of this module; returns what happened.
+
+    ``dry_run`` and ``partial`` are read strictly (``validation.read_flag``), as ``force``
+    is: ``dry_run="false"`` read for truthiness would be a dry run, ``dry_run="no"`` one
+    that writes."""
+    dry_run = read_flag(dry_run, field="dry_run")
+    partial = read_flag(partial, field="partial")
     if on_conflict not in ("skip", "update"):
         raise InvalidParameter.one("on_conflict", "send 'skip' or 'update'")
     if status is not None:
