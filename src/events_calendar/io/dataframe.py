@@ -206,9 +206,13 @@ def _event_rows(events: EventCollection, batch: list[Event]) -> Iterator[dict[st
 
 # -- in ----------------------------------------------------------------------------------------
 def is_dataframe(value: object) -> TypeGuard[pd.DataFrame]:
-    """Whether ``value`` is a pandas DataFrame (answered without importing pandas)."""
-    kind = type(value)
-    return kind.__name__ == "DataFrame" and kind.__module__.startswith("pandas")
+    """Whether ``value`` is a pandas DataFrame, or of a subclass of one (a GeoDataFrame, a
+    frame class of the caller's own), as ``from_dataframe`` takes it. Answered from the
+    names of its classes, without importing pandas."""
+    return any(
+        kind.__name__ == "DataFrame" and kind.__module__.startswith("pandas")
+        for kind in type(value).__mro__
+    )
 
 
 def _cell(value: Any) -> Any:
