@@ -55,3 +55,43 @@ def test_bulk_create_takes_a_dataframe_subclass(cal: ec.Calendar) -> None:
     ids = cal.events.bulk_create(_rows(["Talk", "Walk"]))
     assert [cal.events.get(i).title for i in ids] == ["Talk", "Walk"]
     assert cal.events.from_dataframe(_rows(["Run"])).created == 1  # as from_dataframe does
+
+
+# -- instants past the years of a nanosecond column -------------------------------------------
+
+
+@pytest.mark.parametrize("year", [1500, 2300, 9999])
+def test_to_dataframe_exports_every_year_the_calendar_holds(cal: ec.Calendar, year: int) -> None:
+    far = cal.events.create(
+        title="Far",
+        start_date=f"{year}-05-01 18:00:00",
+        end_date=f"{year}-05-01 19:30:00",
+        timezone="Asia/Tokyo",
+    )
+    cal.events.create(title="Near", start_date="2031-05-01 18:00", end_date="2031-05-01 19:00")
+    frame = cal.events.to_dataframe(**ALL_DATES)
+    assert str(frame["start_date"].dtype) == "datetime64[us, UTC]"  # wider for this column only
+    assert str(frame["end_date"].dtype) == "datetime64[us, UTC]"
+    assert str(frame["date"].dtype) == "datetime64[ns, UTC]"
+    row = frame.set_index("title").loc["Far"]
+    assert row["start_date"].to_pydatetime() == far.start_date  # nothing lost
+    assert row["end_date"].to_pydatetime() == far.end_date
+    report = cal.events.from_dataframe(frame, key="id", on_conflict="update")
+    assert (report.unchanged, len(report.errors)) == (2, 0)  # and it reads back as it was
+
+
+def test_to_dataframe_keeps_nanoseconds_when_every_instant_fits(cal: ec.Calendar) -> None:
+    cal.events.create(title="Near", start_date="2031-05-01 18:00", end_date="2031-05-01 19:00")
+    frame = cal.events.to_dataframe(**ALL_DATES)
+    assert {str(frame[c].dtype) for c in ("start_date", "end_date", "date", "modified")} == {
+        "datetime64[ns, UTC]"
+    }
+
+
+@pytest.mark.parametrize("kind", ["venues", "organizers"])
+def test_a_linked_record_of_any_year_exports(cal: ec.Calendar, kind: str) -> None:
+    collection = getattr(cal, kind)
+    record = collection.create(**{kind[:-1]: "Far"}, date="2400-01-01 12:00")
+    frame = collection.to_dataframe()
+    assert str(frame["date"].dtype) == "datetime64[us, UTC]"
+    assert frame["date"].iloc[0].to_pydatetime() == record.date

@@ -1,11 +1,12 @@
 """pandas DataFrames in and out of a calendar (the ``dataframe`` extra).
 
 ``to_dataframe`` streams a list query (``iter``) into typed columns: instants as UTC
-``datetime64[ns, UTC]`` (an event's own zone in ``timezone``), flags as ``bool``, text as
-``string``, an event's categories and tags as lists of names, its venue as ``venue_id`` and
-``venue_name`` (the first, for the rare event with several: read back, a ``venue_id`` that is
-an event's first venue leaves all its venues as they are), its organizers as
-``organizer_ids`` and ``organizer_names``. Secrets (an event's password) are never exported.
+``datetime64[ns, UTC]`` (an event's own zone in ``timezone``; ``datetime64[us, UTC]`` for a
+column with an instant outside the years nanoseconds hold: ``_instants``), flags as ``bool``,
+text as ``string``, an event's categories and tags as lists of names, its venue as
+``venue_id`` and ``venue_name`` (the first, for the rare event with several: read back, a
+``venue_id`` that is an event's first venue leaves all its venues as they are), its organizers
+as ``organizer_ids`` and ``organizer_names``. Secrets (an event's password) are never exported.
 
 ``from_dataframe`` reads such a frame back (or any frame whose columns are ``create`` fields):
 row by row, creating or updating, and reports what happened to each row. A cell that is
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Iterator, Mapping
+from datetime import UTC
 from enum import Enum
 from html import escape
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
@@ -163,13 +165,47 @@ def _frame(columns: Mapping[str, str], rows: Iterable[Mapping[str, Any]]) -> pd.
 
 
 def _column(values: list[Any], dtype: Any) -> pd.Series:
-    """One column of ``dtype``: instants through ``to_datetime`` (UTC), lists as objects."""
+    """One column of ``dtype``: instants through ``_instants`` (UTC), lists as objects."""
     import pandas as pd
 
     series = pd.Series(values, dtype=object)
     if dtype == _UTC:
-        return pd.to_datetime(series, utc=True).astype(dtype)
+        return _instants(series)
     return series if dtype == "object" else series.astype(dtype)
+
+
+def _instants(series: pd.Series) -> pd.Series:
+    """A column of instants in UTC: ``datetime64[ns, UTC]`` when every value fits one
+    (1677-09-21 to 2262-04-11), else ``datetime64[us, UTC]`` for this column alone.
+
+    A calendar holds the years 1000 to 9999, and a nanosecond column past 2262 cannot hold
+    them: the export failed (``OutOfBoundsDatetime``). Microseconds hold every instant the
+    calendar stores, exactly, so the wider unit loses nothing; the usual column keeps the
+    nanoseconds pandas makes by default.
+    """
+    import pandas as pd
+
+    try:
+        column: pd.Series = pd.to_datetime(series, utc=True).astype(cast(Any, _UTC))
+    except pd.errors.OutOfBoundsDatetime:
+        return _wide_instants(series)
+    return column
+
+
+def _wide_instants(series: pd.Series) -> pd.Series:
+    """``datetime64[us, UTC]`` from aware ``datetime`` values (and ``None``), through numpy,
+    whose microsecond dates reach every year the calendar holds whatever the pandas version
+    (pandas 2's ``to_datetime`` makes nanoseconds only)."""
+    import numpy as np
+    import pandas as pd
+
+    utc = [
+        v if v is None or v.tzinfo is None else v.astimezone(UTC).replace(tzinfo=None)
+        for v in series
+    ]
+    return pd.Series(np.array(utc, dtype="datetime64[us]"), index=series.index).dt.tz_localize(
+        "UTC"
+    )
 
 
 def to_dataframe(
