@@ -95,3 +95,39 @@ def test_a_linked_record_of_any_year_exports(cal: ec.Calendar, kind: str) -> Non
     frame = collection.to_dataframe()
     assert str(frame["date"].dtype) == "datetime64[us, UTC]"
     assert frame["date"].iloc[0].to_pydatetime() == record.date
+
+
+# -- a row whose id names a record in the trash -----------------------------------------------
+
+
+@pytest.mark.parametrize("on_conflict", ["update", "skip"])
+def test_a_row_naming_a_trashed_event_by_id_is_its_error(
+    cal: ec.Calendar, on_conflict: str
+) -> None:
+    gone = cal.events.create(
+        title="Gone", start_date="2031-05-01 18:00", end_date="2031-05-01 19:00"
+    )
+    kept = cal.events.create(
+        title="Kept", start_date="2031-05-02 18:00", end_date="2031-05-02 19:00"
+    )
+    frame = cal.events.to_dataframe(**ALL_DATES)
+    frame["title"] = ["Gone (again)", "Kept (renamed)"]
+    cal.events.delete(gone.id)
+    report = cal.events.from_dataframe(frame, key="id", on_conflict=on_conflict)  # type: ignore[arg-type]
+    by_id = {r.id: r.outcome for r in report.rows if r.id is not None}
+    assert by_id == {kept.id: "updated" if on_conflict == "update" else "skipped"}
+    (error,) = report.errors
+    assert "in the trash" in error.error
+    assert str(gone.id) in error.error
+    trashed = cal.events.get(gone.id)
+    assert (trashed.title, trashed.status) == ("Gone", ec.Status.TRASH)  # not updated
+    assert report.created == 0  # nor replaced by a new event
+
+
+def test_a_row_naming_a_trashed_venue_by_id_is_its_error(cal: ec.Calendar) -> None:
+    hall = cal.venues.create(venue="Hall")
+    cal.venues.delete(hall.id)
+    frame = pd.DataFrame({"id": [float(hall.id)], "venue": ["Hall"], "city": ["Lyon"]})
+    report = cal.venues.from_dataframe(frame, key="id", on_conflict="update")
+    assert [r.outcome for r in report.rows] == ["error"]
+    assert cal.venues.get(hall.id).city == ""

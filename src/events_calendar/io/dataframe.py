@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
 import attrs
 
 from ..coerce import MAX_INT, plain
-from ..errors import CalendarError, InvalidParameter
+from ..context import error_code
+from ..errors import CalendarError, InTrash, InvalidParameter
 from ..progress import ProgressArg, tracking
 from ..records import Event, Input, Record, input_fields
 from ..statuses import Status
@@ -398,7 +399,9 @@ class _Keyed:
     """How the rows of one frame find the records they stand for (``from_dataframe``'s key).
 
     ``id`` names a record directly (read as ``get`` reads an id: a whole float from an id
-    column with gaps too); an unknown id is the row's error. Any other key matches the live
+    column with gaps too); an unknown id is the row's error, and so is the id of a record in
+    the trash (``InTrash``): a row matches live records only, whatever its key, and a trashed
+    record is neither updated nor replaced by a new one. Any other key matches the live
     records (not in the trash, as for an import key) whose field holds the row's value as the
     field stores it (``" Gala "`` is read as ``"Gala"``, a slug is slugified). Those records
     are looked up once for the whole column, before the first write: ``slug`` and the name
@@ -482,6 +485,13 @@ class _Keyed:
         found = backend.get_many(cls, [record_id]).get(record_id) if in_range else None
         if found is None:
             raise InvalidParameter.one("id", f"there is no {collection.kind} with id {record_id}")
+        if found.status == Status.TRASH:
+            raise InTrash(
+                f"The {collection.kind} with ID {record_id} is in the trash: a row matches live "
+                f"records only. Restore it (update its status) to write this row to it, or "
+                f"leave the id out to create a new {collection.kind}.",
+                code=error_code(collection.kind, "is-in-trash"),
+            )
         return found
 
     def created(self, position: int, record_id: int) -> None:
