@@ -131,3 +131,40 @@ def test_a_row_naming_a_trashed_venue_by_id_is_its_error(cal: ec.Calendar) -> No
     report = cal.venues.from_dataframe(frame, key="id", on_conflict="update")
     assert [r.outcome for r in report.rows] == ["error"]
     assert cal.venues.get(hall.id).city == ""
+
+
+# -- a row that create answers with an existing venue or organizer is not "created" -----------
+
+
+@pytest.mark.parametrize("kind", ["venues", "organizers"])
+def test_a_row_reusing_a_same_named_record_is_unchanged(cal: ec.Calendar, kind: str) -> None:
+    collection, name = getattr(cal, kind), kind[:-1]
+    hall = collection.create(**{name: "Town Hall"})
+    frame = pd.DataFrame({name: ["Town Hall", "Annex", "annex"]})
+    report = collection.from_dataframe(frame)
+    assert [r.outcome for r in report.rows] == ["unchanged", "created", "unchanged"]
+    annex = report.rows[1].id
+    assert [r.id for r in report.rows] == [hall.id, annex, annex]
+    assert (report.created, report.unchanged) == (1, 2)
+    assert len(list(collection.iter())) == 2  # what the report says was made
+
+
+@pytest.mark.parametrize(
+    ("on_conflict", "outcome", "status"),
+    [("skip", "skipped", ec.Status.PUBLISH), ("update", "updated", ec.Status.DRAFT)],
+)
+def test_a_reused_record_whose_status_differs_follows_on_conflict(
+    cal: ec.Calendar, on_conflict: str, outcome: str, status: ec.Status
+) -> None:
+    hall = cal.venues.create(venue="Town Hall", city="Lyon")
+    frame = pd.DataFrame({"venue": ["Town Hall"], "city": ["Lyon"], "status": ["draft"]})
+    report = cal.venues.from_dataframe(frame, on_conflict=on_conflict)  # type: ignore[arg-type]
+    assert [(r.outcome, r.id) for r in report.rows] == [(outcome, hall.id)]
+    assert cal.venues.get(hall.id).status == status  # the row's status not dropped unsaid
+
+
+def test_a_venue_row_of_another_city_is_a_new_venue(cal: ec.Calendar) -> None:
+    cal.venues.create(venue="Town Hall", city="Lyon")
+    report = cal.venues.from_dataframe(pd.DataFrame({"venue": ["Town Hall"], "city": ["Paris"]}))
+    assert [r.outcome for r in report.rows] == ["created"]
+    assert len(list(cal.venues.iter())) == 2

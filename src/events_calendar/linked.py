@@ -16,11 +16,10 @@ from .errors import PageNotFound
 from .listing import linked_filter
 from .listing_stream import ITER_BATCH, given_query, keyset_batches, whole_query
 from .lookups import linking_events
-from .posts import P, PostCollection
+from .posts import Made, P, PostCollection
 from .progress import ProgressArg
 from .queries import LinkedFilter, LinkedQuery, Page
 from .statuses import Status
-from .validation import read_input
 
 __all__ = ["LinkedCollection"]
 
@@ -53,15 +52,26 @@ class LinkedCollection(PostCollection[P]):
         written. Any field given with another value makes a new record. Who creates it, its
         status and its publication date are not compared.
         """
-        ctx = self._ctx
-        clean = read_input(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
-        ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind}s")
-        with ctx.backend.transaction():
-            return self.create_or_reuse(clean)
+        return self._create(**data)[0]
 
     def create_or_reuse(self, clean: Mapping[str, Any]) -> P:
         """Inside a transaction: the record ``clean`` describes already (see ``create``), or
         a new one from cleaned input."""
+        return self._add(dict(clean))[0]
+
+    def _add(self, clean: dict[str, Any]) -> tuple[P, Made]:
+        """Inside a transaction: the record ``clean`` describes already, ``"same"`` when it
+        holds every value given and ``"similar"`` when it differs in a field not compared
+        (see ``Made``); else a new one, ``"created"``."""
+        existing = self._duplicate(clean)
+        if existing is None:
+            return self._insert(clean), "created"
+        not_compared = {k: v for k, v in clean.items() if k in _NOT_COMPARED}
+        return existing, "same" if _holds(existing, not_compared) else "similar"
+
+    def _duplicate(self, clean: Mapping[str, Any]) -> P | None:
+        """The live record, readable by the caller, with the same name ignoring case and the
+        other values given, save those ``_NOT_COMPARED``; ``None`` when there is none."""
         backend = self._ctx.backend
         title = self._cls.title_field
         compared = {k: v for k, v in clean.items() if k != title and k not in _NOT_COMPARED}
@@ -71,12 +81,10 @@ class LinkedCollection(PostCollection[P]):
             if (
                 record.status != Status.TRASH
                 and self._ctx.actor.can_read(record.author, record.status)
-                and all(
-                    getattr(record, field, _ABSENT) == value for field, value in compared.items()
-                )
+                and _holds(record, compared)
             ):
                 return record
-        return self._insert(dict(clean))
+        return None
 
     def _on_trash(self, record: P) -> None:
         """Events stop pointing at a trashed venue or organizer, as in the reference."""
@@ -131,6 +139,12 @@ class LinkedCollection(PostCollection[P]):
 #: place or person it is.
 _NOT_COMPARED = frozenset({"author", "status", "date"})
 _ABSENT = object()
+
+
+def _holds(record: Any, fields: Mapping[str, Any]) -> bool:
+    """Whether ``record`` holds each of these values."""
+    return all(getattr(record, field, _ABSENT) == value for field, value in fields.items())
+
 
 #: Countries whose venues use ``state`` rather than ``province`` (as the reference names them).
 _STATE_COUNTRIES = frozenset({"", "US", "United States"})

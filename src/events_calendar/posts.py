@@ -28,9 +28,15 @@ from .validation import read_flag, read_id, read_input, read_slug
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["PostCollection"]
+__all__ = ["Made", "PostCollection"]
 
 P = TypeVar("P", Event, Venue, Organizer)
+
+#: What a create did: made a record (``"created"``), or returned one that exists because it
+#: is the same venue or organizer (``LinkedCollection.create``): holding every value given
+#: (``"same"``), or all but who made it, its status or its publication date, which a
+#: duplicate check does not compare and the create then leaves as they are (``"similar"``).
+Made = Literal["created", "same", "similar"]
 
 
 class PostCollection(Generic[P]):
@@ -128,11 +134,21 @@ class PostCollection(Generic[P]):
     # -- writing ---------------------------------------------------------------------------
     def create(self, **data: Any) -> P:
         """Create a record from its fields (see the record class for names and meanings)."""
+        return self._create(**data)[0]
+
+    def _create(self, **data: Any) -> tuple[P, Made]:
+        """``create``, and what it did: a venue or organizer create may return a record that
+        exists (``LinkedCollection.create``), which a report must not count as created."""
         ctx = self._ctx
         clean = read_input(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
         ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind}s")
         with ctx.backend.transaction():
-            return self._insert(clean)
+            return self._add(clean)
+
+    def _add(self, clean: dict[str, Any]) -> tuple[P, Made]:
+        """Inside a transaction: the record cleaned input stands for, and how it was had
+        (a post of this kind is always new)."""
+        return self._insert(clean), "created"
 
     def _insert(self, clean: dict[str, Any]) -> P:
         """Build and store a new record from cleaned input (inside a transaction)."""

@@ -553,7 +553,12 @@ def _one_row(
     fields = _fields(collection.kind, row)
     current = keyed.existing(position, row) if keyed is not None else None
     if current is None:
-        return RowOutcome(label, "created", collection.create(**fields).id)
+        record, made = collection._create(**fields)
+        if made == "created":
+            return RowOutcome(label, "created", record.id)
+        if made == "same":  # a venue or organizer that exists, holding every value given
+            return RowOutcome(label, "unchanged", record.id)
+        current = record  # the same but for its status or date: matched as by a key
     if on_conflict == "skip":
         return RowOutcome(label, "skipped", current.id)
     if _first_venue_only(current, row, fields):
