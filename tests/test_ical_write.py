@@ -7,6 +7,7 @@ import io
 import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -368,3 +369,29 @@ def test_write_then_read_keeps_what_an_event_is(drawn: list[dict[str, Any]]) -> 
     rows = list(read_rows(write_events(source, events), where="x", window=WINDOW))
     copies = [target.events.create(**row.fields) for row in rows]
     assert [_shape(source, e) for e in events] == [_shape(target, e) for e in copies]
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "<p>One; two, three</p>\n<p>Four</p>",
+        "<p>C:\\New\\next</p>",
+        "<ul>\n<li>a, b</li>\n<li>c; d</li>\n</ul>",
+    ],
+    ids=["semicolon-comma-newline", "backslashes", "list"],
+)
+def test_markup_comes_back_as_written(tmp_path: Path, description: str) -> None:
+    """``X-ALT-DESC`` is TEXT like ``DESCRIPTION``: markup holding a line break, ``;``, ``,``
+    or a backslash is read back unescaped, so an export re-imports as unchanged and into
+    another calendar as it was."""
+    source = calendar()
+    event = gala(source, description=description)
+    data = write_events(source, [event])
+    (row,) = read_rows(data, where="x", window=WINDOW)
+    path = tmp_path / "export.ics"
+    path.write_bytes(data)
+    again = source.import_file(path, on_conflict="update")
+    assert (description, ["unchanged"]) == (
+        row.fields["description"],
+        [r.outcome for r in again.rows],
+    )

@@ -26,6 +26,7 @@ users in ``docs/icalendar.md``:
 from __future__ import annotations
 
 import functools
+import re
 import warnings
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
@@ -418,10 +419,24 @@ def _description(event: icalendar.Event) -> str:
     for alt in alternatives if isinstance(alternatives, list) else [alternatives]:
         params = getattr(alt, "params", {})
         if str(params.get("FMTTYPE", "")).lower() == "text/html":
-            markup = str(alt).strip()
+            markup = _as_text(alt).strip()
             if markup and plain_text(markup) == text.strip():
                 return markup
     return text
+
+
+#: An escape of RFC 5545 TEXT (3.3.11): ``\\``, ``\;``, ``\,``, and ``\n`` or ``\N``.
+_TEXT_ESCAPE = re.compile(r"\\([\\;,nN])")
+
+
+def _as_text(value: Any) -> str:
+    """A property's value read as RFC 5545 TEXT. ``icalendar`` unescapes the properties it
+    knows as TEXT, and keeps any other (``X-ALT-DESC``) as written: its escapes are read
+    here, in one pass (``\\\\n`` is a backslash and an ``n``), or markup holding a line
+    break, a ``;`` or a ``,`` would come back with its backslashes."""
+    if isinstance(value, icalendar.vText):
+        return str(value)
+    return _TEXT_ESCAPE.sub(lambda m: "\n" if m.group(1) in "nN" else m.group(1), str(value))
 
 
 def _text(value: Any) -> str:
