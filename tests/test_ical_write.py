@@ -377,12 +377,16 @@ def test_write_then_read_keeps_what_an_event_is(drawn: list[dict[str, Any]]) -> 
         "<p>One; two, three</p>\n<p>Four</p>",
         "<p>C:\\New\\next</p>",
         "<ul>\n<li>a, b</li>\n<li>c; d</li>\n</ul>",
+        "Line one\r\nLine two\r\n\r\nC:\\r",
+        "<p>x</p>\r\n<p>y</p>",
+        "old\rMac\nmixed\r\nbreaks",
     ],
-    ids=["semicolon-comma-newline", "backslashes", "list"],
+    ids=["semicolon-comma-newline", "backslashes", "list", "crlf", "crlf-markup", "mixed"],
 )
-def test_markup_comes_back_as_written(tmp_path: Path, description: str) -> None:
+def test_a_description_comes_back_as_written(tmp_path: Path, description: str) -> None:
     """``X-ALT-DESC`` is TEXT like ``DESCRIPTION``: markup holding a line break, ``;``, ``,``
-    or a backslash is read back unescaped, so an export re-imports as unchanged and into
+    or a backslash is read back unescaped; a CR, which TEXT cannot hold, comes back from
+    ``X-EVENTS-CALENDAR-DESCRIPTION``. So an export re-imports as unchanged, and into
     another calendar as it was."""
     source = calendar()
     event = gala(source, description=description)
@@ -395,3 +399,14 @@ def test_markup_comes_back_as_written(tmp_path: Path, description: str) -> None:
         row.fields["description"],
         [r.outcome for r in again.rows],
     )
+
+
+def test_a_description_edited_since_wins_over_its_exact_copy() -> None:
+    """The exact copy is read only while it is the ``DESCRIPTION`` but for its CRs: a file
+    whose ``DESCRIPTION`` was edited since brings the edit."""
+    cal = calendar()
+    data = write_events(cal, [gala(cal, description="Line one\r\nLine two")])
+    edited = data.replace(b"DESCRIPTION:Line one\\nLine two", b"DESCRIPTION:Line one\\nEdited")
+    (row,) = read_rows(edited, where="x", window=WINDOW)
+    exact = b"X-EVENTS-CALENDAR-DESCRIPTION:Line one\\r\\nLine two"
+    assert (True, "Line one\nEdited") == (exact in data, row.fields["description"])

@@ -48,13 +48,24 @@ from ..web_addresses import read_web_url
 from .ical_chunks import chunks
 from .rows import MAX_LINE, SourceRow, UnreadableFile, refuse_utf16, too_large
 
-__all__ = ["MAX_OCCURRENCES", "TIMEZONE_PROPERTY", "count_vevents", "read_file", "read_rows"]
+__all__ = [
+    "DESCRIPTION_PROPERTY",
+    "MAX_OCCURRENCES",
+    "TIMEZONE_PROPERTY",
+    "count_vevents",
+    "read_file",
+    "read_rows",
+]
 
 #: The most occurrences one series may bring in from its window.
 MAX_OCCURRENCES = 5000
 #: The zone of an all-day event, written by ``ical_write`` beside its DATE values (which
 #: cannot carry a TZID) so that the day boundaries survive a round trip.
 TIMEZONE_PROPERTY = "X-EVENTS-CALENDAR-TIMEZONE"
+
+#: A description holding a CR, exactly, written by ``ical_write`` beside ``DESCRIPTION``:
+#: TEXT has no escape for a CR (a CRLF would come back a LF), so this one writes it ``\\r``.
+DESCRIPTION_PROPERTY = "X-EVENTS-CALENDAR-DESCRIPTION"
 
 _Window = tuple[datetime, datetime]
 
@@ -413,7 +424,8 @@ def _recurrence_key(prop: Any) -> str | None:
 def _description(event: icalendar.Event) -> str:
     """DESCRIPTION, or the markup of ``X-ALT-DESC;FMTTYPE=text/html`` (Outlook's, and this
     calendar's exports') where that markup reads as the same text: a DESCRIPTION edited since
-    wins over a markup left as it was."""
+    wins over a markup left as it was. Either is the ``DESCRIPTION_PROPERTY`` instead where
+    that is the same but for its CRs (a description written with Windows line breaks)."""
     text = _text(event.get("DESCRIPTION"))
     alternatives = event.get("X-ALT-DESC")
     for alt in alternatives if isinstance(alternatives, list) else [alternatives]:
@@ -421,22 +433,38 @@ def _description(event: icalendar.Event) -> str:
         if str(params.get("FMTTYPE", "")).lower() == "text/html":
             markup = _as_text(alt).strip()
             if markup and plain_text(markup) == text.strip():
-                return markup
+                text = markup
+                break
+    exact = event.get(DESCRIPTION_PROPERTY)
+    if exact is not None and not isinstance(exact, list):
+        kept = _as_text(exact, exact=True).strip()
+        if _one_line_break(kept) == _one_line_break(text):
+            return kept
     return text
 
 
-#: An escape of RFC 5545 TEXT (3.3.11): ``\\``, ``\;``, ``\,``, and ``\n`` or ``\N``.
+def _one_line_break(text: str) -> str:
+    """``text`` with each CRLF and CR a LF, as TEXT (and ``_as_text``) reads them."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+#: An escape of RFC 5545 TEXT (3.3.11): ``\\``, ``\;``, ``\,``, and ``\n`` or ``\N``;
+#: and ``\r``, a CR, in ``DESCRIPTION_PROPERTY`` alone.
 _TEXT_ESCAPE = re.compile(r"\\([\\;,nN])")
+_EXACT_ESCAPE = re.compile(r"\\([\\;,nNr])")
+_ESCAPED = {"n": "\n", "N": "\n", "r": "\r"}
 
 
-def _as_text(value: Any) -> str:
-    """A property's value read as RFC 5545 TEXT. ``icalendar`` unescapes the properties it
-    knows as TEXT, and keeps any other (``X-ALT-DESC``) as written: its escapes are read
-    here, in one pass (``\\\\n`` is a backslash and an ``n``), or markup holding a line
-    break, a ``;`` or a ``,`` would come back with its backslashes."""
+def _as_text(value: Any, *, exact: bool = False) -> str:
+    """A property's value read as RFC 5545 TEXT (``exact``: with ``\\r`` a CR). ``icalendar``
+    unescapes the properties it knows as TEXT, and keeps any other (``X-ALT-DESC``) as
+    written: its escapes are read here, in one pass (``\\\\n`` is a backslash and an
+    ``n``), or markup holding a line break, a ``;`` or a ``,`` would come back with its
+    backslashes."""
     if isinstance(value, icalendar.vText):
         return str(value)
-    return _TEXT_ESCAPE.sub(lambda m: "\n" if m.group(1) in "nN" else m.group(1), str(value))
+    escape = _EXACT_ESCAPE if exact else _TEXT_ESCAPE
+    return escape.sub(lambda m: _ESCAPED.get(m.group(1), m.group(1)), str(value))
 
 
 def _text(value: Any) -> str:

@@ -30,7 +30,7 @@ import icalendar
 from ..dates import resolve_zone
 from ..markup import plain_text
 from ..records import Event
-from .ical_read import TIMEZONE_PROPERTY
+from .ical_read import DESCRIPTION_PROPERTY, TIMEZONE_PROPERTY
 from .keys import own_uid
 
 if TYPE_CHECKING:
@@ -156,6 +156,8 @@ def _vevent(event: Event, related: Related, uid: str) -> icalendar.Event:
         vevent.add("DESCRIPTION", _Text(description))
         if description != event.description.strip():  # markup: kept beside the text
             vevent.add("X-ALT-DESC", _Text(event.description), parameters={"FMTTYPE": "text/html"})
+        if "\r" in event.description:  # TEXT has no escape for a CR: the exact text beside
+            vevent.add(DESCRIPTION_PROPERTY, _ExactText(event.description))
     venues = related.venues_of(event)
     if venues:
         vevent.add("LOCATION", _Text(venues[0].venue))
@@ -180,13 +182,17 @@ def _first_of_its_wall_time(value: datetime) -> bool:
     return value.replace(fold=0).astimezone(UTC) == value.astimezone(UTC)
 
 
-def _escaped(text: str) -> str:
-    """TEXT as RFC 5545 3.3.11 escapes it: backslash, semicolon, comma and line breaks.
+def _escaped(text: str, *, exact: bool = False) -> str:
+    """TEXT as RFC 5545 3.3.11 escapes it: backslash, semicolon, comma and line breaks (a
+    CR, a LF or both are one line break, ``\\n``); ``exact``: a CR as ``\\r``, which only
+    ``DESCRIPTION_PROPERTY`` holds (RFC 5545 has no escape for it).
 
     ``icalendar``'s own escaping reads a literal ``\\N`` in the text as a line break, so a
     title such as ``C:\\New`` would not come back as written.
     """
     text = text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    if exact:
+        text = text.replace("\r", "\\r")
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
 
 
@@ -195,6 +201,13 @@ class _Text(icalendar.vText):
 
     def to_ical(self) -> bytes:
         return _escaped(str(self)).encode()
+
+
+class _ExactText(icalendar.vText):
+    """A text escaped by ``_escaped`` with its CRs kept (``exact``)."""
+
+    def to_ical(self) -> bytes:
+        return _escaped(str(self), exact=True).encode()
 
 
 class _Categories(icalendar.vCategory):
