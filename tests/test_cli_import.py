@@ -562,3 +562,30 @@ def test_running_out_of_memory_while_parsing_is_one_line(
         "events-calendar: out of memory; the work is too large for this machine's memory "
         "(import a large file in parts)\n",
     ) == (status, capsys.readouterr().err)
+
+
+def test_a_uid_holding_a_line_break_stays_on_its_line(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A UID with an escaped newline (``a\\nb``) is printed escaped: one line per refused
+    row, in its place and in the reason that names it, the summary last."""
+    vevent = "BEGIN:VEVENT\r\nUID:{}\r\nDTSTART:20310501T190000Z\r\n{}END:VEVENT\r\n"
+    path = tmp_path / "odd.ics"
+    path.write_text(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n"
+        + vevent.format("a\\nb", "SUMMARY:Once\r\n")
+        + vevent.format("a\\nb", "SUMMARY:Again\r\n")
+        + vevent.format("c\\Nd\u2028e", "")
+        + "END:VCALENDAR\r\n",
+        encoding="utf-8",
+    )
+    status = main(["import", str(path), "--partial", "--db", db])
+    assert (
+        1,
+        [
+            "UID a\\nb: refused: describes the same event as an earlier row of that name "
+            "(key 'uid:a\\nb')",
+            "UID c\\nd\\u2028e: refused: it has no SUMMARY (the event's title)",
+            "created 1, updated 0, unchanged 0, refused 2",
+        ],
+    ) == (status, capsys.readouterr().out.splitlines())

@@ -46,7 +46,7 @@ from ..errors import InvalidParameter
 from ..markup import plain_text
 from ..web_addresses import read_web_url
 from .ical_chunks import chunks
-from .rows import MAX_LINE, SourceRow, UnreadableFile, refuse_utf16, too_large
+from .rows import MAX_LINE, SourceRow, UnreadableFile, one_line, refuse_utf16, too_large
 
 __all__ = [
     "DESCRIPTION_PROPERTY",
@@ -236,7 +236,7 @@ class _Reader:
                 yield from self._occurrences(uid, [*zones, *series[uid]], window)
 
     def _row(self, event: icalendar.Event, uid: str, suffix: str | None) -> SourceRow:
-        where = f"UID {uid}" + (f" {suffix}" if suffix else "")
+        where = f"UID {one_line(uid)}" + (f" {suffix}" if suffix else "")
         key = f"uid:{uid}" + (f"#{suffix}" if suffix else "")
         try:
             fields = self._fields(event)
@@ -271,7 +271,7 @@ class _Reader:
                 "import a shorter window"
             )
         if refused is not None:
-            yield SourceRow(f"UID {uid}", "event", key=f"uid:{uid}", refused=refused)
+            yield SourceRow(f"UID {one_line(uid)}", "event", key=f"uid:{uid}", refused=refused)
             return
         for occurrence in sorted(found):
             event = occurrence.as_component(False)

@@ -14,6 +14,8 @@ from typing import Literal
 
 import attrs
 
+from .rows import one_line
+
 __all__ = ["ImportReport", "Outcome", "RowOutcome"]
 
 #: What happened to one row.
@@ -32,9 +34,10 @@ class RowOutcome:
     reason: str = ""
 
     def line(self) -> str:
-        """The row as one line of a report: ``line 12: refused: ...``."""
+        """The row as one line of a report: ``line 12: refused: ...``; a line break that
+        its place or reason holds is written as an escape (``rows.one_line``)."""
         tail = f": {self.reason}" if self.reason else ""
-        return f"{self.where}: {self.outcome}{tail}"
+        return one_line(f"{self.where}: {self.outcome}{tail}")
 
 
 @attrs.frozen

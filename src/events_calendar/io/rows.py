@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from collections.abc import Mapping
 from typing import IO, Any, Literal
 
@@ -23,6 +24,7 @@ __all__ = [
     "ImportKind",
     "SourceRow",
     "UnreadableFile",
+    "one_line",
     "refuse_utf16",
     "too_large",
 ]
@@ -79,6 +81,18 @@ class UnreadableFile(CalendarError, ValueError):
         super().__init__(f"{path}: {why}", data={"path": path})
         self.path = path
         self.why = why
+
+
+#: What would break a report's line: control characters and Unicode's line and paragraph
+#: separators (``str.splitlines`` splits at each).
+_LINE_BREAKING = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """``text`` with each control character or line separator written as Python escapes it
+    (``\\n``, ``\\x85``, ``\\u2028``): what a file holds (a UID with an escaped newline, a
+    cell) stays on the one line a report gives each row."""
+    return _LINE_BREAKING.sub(lambda found: repr(found.group())[1:-1], text)
 
 
 #: Byte order marks of the UTF-32 and UTF-16 encodings (UTF-32's first: FF FE 00 00 also
