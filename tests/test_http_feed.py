@@ -204,3 +204,15 @@ def test_without_the_io_extra_the_feed_says_what_to_install(
     monkeypatch.setitem(sys.modules, "events_calendar.io.ical", None)
     response = site.get("/events.ics")
     assert (501, "ical_not_installed") == (response.status_code, response.json()["code"])
+
+
+def test_a_feed_of_no_events_is_a_valid_calendar(site: Site) -> None:
+    """No event listed: the feed is still a calendar with a component (the calendar's
+    zone, RFC 5545 3.4), which subscribers read as empty, not as a broken file."""
+    response = site.get("/events.ics")
+    parsed = icalendar.Calendar.from_ical(response.content)
+    assert (200, ["VTIMEZONE"], []) == (
+        response.status_code,
+        [c.name for c in parsed.subcomponents],
+        uids(response),
+    )

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from events_calendar import Calendar, connect
+from events_calendar import Calendar, Settings, connect
 from events_calendar.dates import FixedClock
 from events_calendar.io import ical_write
 from events_calendar.io.ical import event_uid, read_rows, write_calendar, write_events
@@ -410,3 +410,16 @@ def test_a_description_edited_since_wins_over_its_exact_copy() -> None:
     (row,) = read_rows(edited, where="x", window=WINDOW)
     exact = b"X-EVENTS-CALENDAR-DESCRIPTION:Line one\\r\\nLine two"
     assert (True, "Line one\nEdited") == (exact in data, row.fields["description"])
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Paris"])
+def test_a_calendar_of_no_events_holds_the_vtimezone_of_its_zone(zone: str) -> None:
+    """RFC 5545 3.4 wants a component in every VCALENDAR: with no event to write, the
+    export holds the calendar's own zone, and reads back as no events."""
+    cal = connect("memory://", clock=FixedClock(NOW), settings=Settings(timezone=zone))
+    data = write_events(cal, [])
+    parsed = icalendar.Calendar.from_ical(data)
+    assert ([("VTIMEZONE", zone)], []) == (
+        [(c.name, str(c["TZID"])) for c in parsed.subcomponents],
+        list(read_rows(data, where="x", window=WINDOW)),
+    )

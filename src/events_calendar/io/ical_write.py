@@ -11,8 +11,9 @@ duplicating them, and differ from every other calendar's, so an import can tell 
 
 The output depends only on the events (``DTSTAMP`` is the event's last modification, not the
 time of the export): the same events give the same bytes, which is what lets the feed answer
-``304 Not Modified``. Folding and CRLF line ends are the ``icalendar`` package's; TEXT is
-escaped here (``_escaped``).
+``304 Not Modified``. No events give the VTIMEZONE of the calendar's own zone around the
+current year (RFC 5545 wants a component in every VCALENDAR). Folding and CRLF line ends
+are the ``icalendar`` package's; TEXT is escaped here (``_escaped``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import icalendar
 
-from ..dates import resolve_zone
+from ..dates import resolve_zone, zone_name
 from ..markup import plain_text
 from ..records import Event
 from .ical_read import DESCRIPTION_PROPERTY, TIMEZONE_PROPERTY
@@ -83,7 +84,7 @@ def write_calendar(cal: Calendar, batches: Iterable[list[Event]], out: BinaryIO)
         document.add("VERSION", "2.0")
         document.add("CALSCALE", "GREGORIAN")
         document.add("METHOD", "PUBLISH")
-        for timezone in span.timezones():
+        for timezone in span.timezones() if count else [_calendar_timezone(cal)]:
             document.add_component(timezone)
         head = bytes(document.to_ical())
         out.write(head.removesuffix(_END))
@@ -116,6 +117,16 @@ class _ZoneSpan:
             return []
         first, last = self.first.year - 1, self.last.year + 2
         return [_timezone(name, first, last) for name in sorted(self.zones)]
+
+
+def _calendar_timezone(cal: Calendar) -> icalendar.Timezone:
+    """The VTIMEZONE of the calendar's own zone (``Settings.timezone``, UTC's too), for the
+    year before today to two after: what a VCALENDAR of no events holds, since RFC 5545 3.4
+    wants at least one component in it. An export or a feed of no events is so a calendar
+    applications read as one with no events, not a broken file; a subscriber's feed that
+    ran empty keeps working."""
+    year = cal.now().year
+    return _timezone(zone_name(cal.zone), year - 1, year + 2)
 
 
 @lru_cache(maxsize=128)
