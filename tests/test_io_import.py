@@ -576,3 +576,30 @@ def test_progress_counts_every_row_settled_not_only_the_created(
         )
         last.append(calls[-1] if calls else None)
     assert [(30, 30)] * 3 == last
+
+
+def test_a_cancelled_event_stays_a_draft_whatever_the_status(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """``status=`` sets the status of a file's events, but not of one its source cancelled:
+    that stays a draft, never shown publicly, on create and on update."""
+    vevent = (
+        "BEGIN:VEVENT\r\nUID:{uid}\r\nSUMMARY:{uid}\r\nDTSTART:20310501T190000Z\r\n"
+        "{more}END:VEVENT\r\n"
+    )
+    path = _file(
+        tmp_path,
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n"
+        + vevent.format(uid="called-off", more="STATUS:CANCELLED\r\n")
+        + vevent.format(uid="on", more="STATUS:CONFIRMED\r\n")
+        + "END:VCALENDAR\r\n",
+        "feed.ics",
+    )
+    created = cal.import_file(path, status="publish")
+    cal.events.update(created.ids[0], status="publish")  # published by hand since
+    updated = cal.import_file(path, status="private", on_conflict="update")
+    statuses = [cal.events.get(i).status for i in created.ids]
+    assert ([ec.Status.DRAFT, ec.Status.PRIVATE], ["updated", "updated"]) == (
+        statuses,
+        [row.outcome for row in updated.rows],
+    )

@@ -17,7 +17,8 @@ users in ``docs/icalendar.md``:
   ``recurring-ical-events``; a series with more than ``MAX_OCCURRENCES`` occurrences there is
   refused rather than flooding the calendar.
 - **Mapping.** SUMMARY, DESCRIPTION, LOCATION (a venue by name), ORGANIZER (CN and mailto),
-  CATEGORIES, URL (http and https only) and STATUS (``CANCELLED`` makes a draft). GEO and
+  CATEGORIES, URL (http and https only) and STATUS (``CANCELLED`` makes a draft, whatever
+  status the import gives the others). GEO and
   TRANSP have no place in the records and are ignored.
 
 ``icalendar`` and friends are imported here only, so ``import events_calendar`` stays light.
@@ -242,7 +243,10 @@ class _Reader:
             fields = self._fields(event)
         except _Refused as why:
             return SourceRow(where, "event", key=key, refused=str(why))
-        return SourceRow(where, "event", fields, key=key, one_of=_ONE_LINKED)
+        cancelled = "status" in fields  # set only for a cancelled event
+        return SourceRow(
+            where, "event", fields, key=key, one_of=_ONE_LINKED, keeps_status=cancelled
+        )
 
     def _occurrences(
         self, uid: str, components: list[icalendar.Component], window: _Window
@@ -298,7 +302,7 @@ class _Reader:
         website = _text(event.get("URL"))
         if read_web_url(website):
             fields["website"] = website
-        if _text(event.get("STATUS")).upper() == "CANCELLED":
+        if _text(event.get("STATUS")).upper() == "CANCELLED":  # whatever the import's status=
             fields["status"] = "draft"
         return fields
 

@@ -200,11 +200,13 @@ def _resolved(row: SourceRow, known: Mapping[Kind, set[int]]) -> SourceRow:
 def _prepare(
     rows: list[SourceRow], status: str | None, default_key: DefaultKey | None
 ) -> list[_Row]:
-    """Rows with their keys and forced status; reader refusals and repeated keys refused."""
+    """Rows with their keys and forced status (not on a row that ``keeps_status``); reader
+    refusals and repeated keys refused."""
     work: list[_Row] = []
     first: dict[tuple[str, str], int] = {}
     for index, source in enumerate(rows):
-        fields = source.fields if status is None else {**source.fields, "status": status}
+        forced = status is not None and not source.keeps_status
+        fields = {**source.fields, "status": status} if forced else source.fields
         key = (
             source.key if source.key is not None else (default_key(source) if default_key else None)
         )

@@ -60,7 +60,10 @@ class SourceRow:
     reader found but could not read; the engine reports it and, unless the import is
     partial, writes nothing. ``one_of`` names the links (``venue``, ``organizer``) the
     format holds one of at most: such a link that is already one of the record's leaves its
-    others as they are, since the file could not have listed them.
+    others as they are, since the file could not have listed them. ``keeps_status`` is set
+    for a row whose status the file gives as one never shown publicly (a cancelled VEVENT's
+    ``draft``): an import's ``status=`` does not override it, or ``status="publish"`` would
+    publish what its source called off.
     """
 
     where: str
@@ -69,6 +72,7 @@ class SourceRow:
     key: str | None = None
     refused: str | None = None
     one_of: frozenset[str] = frozenset()
+    keeps_status: bool = False
 
 
 class UnreadableFile(CalendarError, ValueError):
