@@ -196,6 +196,9 @@ def _feed_and_backup(tmp_path: Path) -> dict[str, str]:
         ("json", ["--kind", "events"], "kind: a JSON backup holds every kind"),
         ("json", ["--map", "What=title"], "mapping: a mapping reads CSV columns"),
         ("json", ["--key", "Ref"], "key: a key column is a CSV column"),
+        ("json", ["--status", "draft"], "status: a JSON backup keeps each record's own status"),
+        ("json", ["--partial"], "partial: a backup restores into an empty calendar whole"),
+        ("json", ["--partial", "--dry-run"], "partial: a backup restores into an empty"),
     ],
 )
 def test_csv_options_are_refused_for_other_formats(
@@ -206,7 +209,9 @@ def test_csv_options_are_refused_for_other_formats(
     option: list[str],
     why: str,
 ) -> None:
-    """--kind, --map and --key where they mean nothing: one line, exit 1, nothing imported."""
+    """--kind, --map and --key where they mean nothing, --status for a backup (each record
+    has its own), --partial for a restore (whole or not at all): one line, exit 1, nothing
+    imported."""
     path = _feed_and_backup(tmp_path)[fmt]
     status = main(["import", path, *option, "--db", db])
     err = capsys.readouterr().err

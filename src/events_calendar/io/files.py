@@ -151,6 +151,12 @@ def import_file(
         record_kind = _kind(kind or "event")
     else:
         _refuse_csv_options(fmt, kind, mapping, key)
+    if fmt == "json" and status is not None:
+        raise InvalidParameter.one(
+            "status",
+            "a JSON backup keeps each record's own status; status= (--status) sets the "
+            "status of a CSV or iCalendar file's records",
+        )
     where = str(path)
     options: dict[str, Any] = {
         "dry_run": dry_run,
@@ -201,13 +207,20 @@ def _import_backup(
     and slug when the backup is of this calendar, by slug when it is another's).
 
     A restore first checks the whole backup (``BackupSnapshot.check``): one bad record
-    refuses the file, naming it, and nothing is written. A merge checks each record as it
-    imports it, and refuses a bad one alone."""
+    refuses the file, naming it, and nothing is written; so ``partial`` is refused for it,
+    not ignored. A merge checks each record as it imports it, and refuses a bad one alone.
+    (``status`` is refused for any backup, by ``import_file``: each record has its own.)"""
     _require_backup_rights(cal)
     backend = cal.backend
     if any(backend.last_id(family) for family in ("post", "term", "user", "credential")):
         own = snapshot.calendar_identity() == backend.calendar_identity()
         return import_rows(cal, backup_rows(snapshot, own=own), kind="event", **options)
+    if options["partial"]:
+        raise InvalidParameter.one(
+            "partial",
+            "a backup restores into an empty calendar whole or not at all; partial= "
+            "(--partial) applies to merging one into a calendar with data",
+        )
     snapshot.check()  # before anything is written, and for a dry run too
     rows = tuple(
         RowOutcome(f"{kind} {record.id}", "created", None if options["dry_run"] else record.id)
