@@ -594,3 +594,40 @@ def test_a_uid_holding_a_line_break_stays_on_its_line(
             "created 1, updated 0, unchanged 0, refused 2",
         ],
     ) == (status, capsys.readouterr().out.splitlines())
+
+
+_BACKUP_HEAD = '{"format": "events-calendar-backup", "version": 1, "sequences": {}, '
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "it nests arrays or objects deeper than a backup does"),
+        (_BACKUP_HEAD + '"records": {"event": 5}}', "its 'records.event' is not a list of"),
+        (_BACKUP_HEAD + '"records": {"venue": null}}', "its 'records.venue' is not a list of"),
+        (_BACKUP_HEAD + '"records": {"event": [null]}}', "its 'records.event' is not a list"),
+        (_BACKUP_HEAD + '"records": {}, "users": null}', "its 'users' is not a list of objects"),
+        (_BACKUP_HEAD + '"records": {}, "credentials": [1]}', "its 'credentials' is not a list"),
+        (
+            _BACKUP_HEAD
+            + '"records": {}, "import_keys": {"event": {"k": 1000000000000000000000}}}',
+            "its 'import_keys' is not a map of kinds to slugs and ids",
+        ),
+    ],
+    ids=["deep", "records-number", "records-null", "record-null", "users", "credentials", "key"],
+)
+def test_a_backup_of_the_wrong_shape_is_one_line_and_exit_1(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    """Every level of a backup that is read is checked: a file nested past the parser's
+    depth, or holding a number or null where a list of objects goes, is one line naming it
+    (``UnreadableFile``), never a traceback."""
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    status = main(["import", str(path), "--db", db])
+    err = capsys.readouterr().err
+    assert (1, 1, True) == (
+        status,
+        len(err.splitlines()),
+        err.startswith(f"events-calendar: {path}: {message}"),
+    )

@@ -109,7 +109,7 @@ class BackupSnapshot:
         self._checked = False
         self.records: dict[Kind, list[Record]] = {}
         for kind in KINDS:
-            items = data["records"].get(kind, [])
+            items = _objects(data["records"].get(kind, []), f"records.{kind}", where)
             self.records[kind] = [
                 _record(converter, kind, item, n, where) for n, item in enumerate(items)
             ]
@@ -120,9 +120,11 @@ class BackupSnapshot:
             isinstance(self._identity, str) and CALENDAR_IDENTITY.fullmatch(self._identity)
         ):
             raise UnreadableFile(where, "its calendar_identity is not 16 lowercase hex digits")
+        users = _objects(data.get("users", []), "users", where)
+        secrets = _objects(data.get("credentials", []), "credentials", where)
         try:
-            self._users = [converter.structure(u, User) for u in data.get("users", [])]
-            credentials = [converter.structure(c, Credential) for c in data.get("credentials", [])]
+            self._users = [converter.structure(u, User) for u in users]
+            credentials = [converter.structure(c, Credential) for c in secrets]
         except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as error:
             raise UnreadableFile(where, f"its users are not valid: {error}") from None
         self._all_credentials = credentials
@@ -186,6 +188,15 @@ def _count(found: Any, name: str, where: str) -> int:
     return value
 
 
+def _objects(found: Any, name: str, where: str) -> list[dict[str, Any]]:
+    """``found`` when it is a list of JSON objects (what a backup holds its records, users
+    and credentials in), else ``UnreadableFile`` naming ``name``: a hand-edited ``5`` or
+    ``null`` there is a refused file, not a ``TypeError``."""
+    if not isinstance(found, list) or not all(isinstance(item, dict) for item in found):
+        raise UnreadableFile(where, f"its {name!r} is not a list of objects")
+    return found
+
+
 def _record(converter: cattrs.Converter, kind: Kind, item: Any, n: int, where: str) -> Record:
     try:
         record: Record = converter.structure(item, RECORD_CLASSES[kind])
@@ -198,7 +209,10 @@ def _id_maps(found: Any, name: str, where: str) -> dict[Kind, dict[str, int]]:
     if not isinstance(found, dict) or not all(
         kind in KINDS
         and isinstance(pairs, dict)
-        and all(isinstance(i, int) and not isinstance(i, bool) for i in pairs.values())
+        and all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 < i <= MAX_INT
+            for i in pairs.values()
+        )
         for kind, pairs in found.items()
     ):
         raise UnreadableFile(where, f"its {name!r} is not a map of kinds to slugs and ids")
@@ -226,6 +240,10 @@ def _read_backup(stream: IO[bytes], where: str) -> BackupSnapshot:
         data = json.loads(text.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise UnreadableFile(where, "it is not UTF-8 text; a backup is a JSON file") from None
+    except RecursionError:  # Python's parser recurses once per level of nesting
+        raise UnreadableFile(
+            where, "it nests arrays or objects deeper than a backup does; it is no backup"
+        ) from None
     except json.JSONDecodeError as error:
         raise UnreadableFile(
             where, f"it is not JSON (line {error.lineno}, column {error.colno}: {error.msg})"
