@@ -318,6 +318,30 @@ _HOSTILE: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
         lambda d: d["credentials"][0].update(user_id=9),
         "credential 1: user_id: names no user of the backup (9)",
     ),
+    "script-website": (
+        lambda d: _event(d, 4).update(website="javascript:alert(1)"),
+        "event 4: website: send an absolute http(s) URL",
+    ),
+    "not-a-slug": (
+        lambda d: _event(d, 4).update(slug="Not A Slug!"),
+        "event 4: slug: not a slug as the calendar makes them",
+    ),
+    "empty-slug": (
+        lambda d: d["records"]["tag"][0].update(slug=""),
+        "tag 3: slug: not a slug as the calendar makes them",
+    ),
+    "empty-venue-name": (
+        lambda d: d["records"]["venue"][0].update(venue=" "),
+        "venue 1: venue: send a non-empty text",
+    ),
+    "private-image": (
+        lambda d: _event(d, 4).update(image="http://127.0.0.1/a.png"),
+        "event 4: image: send the URL of an image the public can load",
+    ),
+    "not-an-email": (
+        lambda d: d["records"]["organizer"][0].update(email="ann"),
+        "organizer 2: email: send an email address",
+    ),
     "former-slug-of-nothing": (
         lambda d: d["slug_aliases"]["event"].update(gone=99),
         "slug_aliases.event.'gone': names no event of the backup (99)",
@@ -406,3 +430,83 @@ def test_sequences_behind_the_ids_are_raised_to_them(tmp_path: Path, empty: ec.C
         empty.users.create("new", role="editor").id,
     )
     assert ([5, 4, 1, 7], (6, 5, 2)) == (restored, made)
+
+
+def test_every_bad_field_is_named_at_once(tmp_path: Path) -> None:
+    """One refusal names each place, as a write's error names each bad field."""
+    edits = [_HOSTILE[case][0] for case in ("script-website", "not-a-slug", "empty-venue-name")]
+    path = _edited_backup(tmp_path, lambda d: [edit(d) for edit in edits])
+    cal = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    with pytest.raises(UnreadableFile) as refused:
+        cal.import_file(path)
+    named = refused.value.why
+    assert [True] * 3 == [
+        _HOSTILE[case][1] in named for case in ("script-website", "not-a-slug", "empty-venue-name")
+    ]
+
+
+def _every_field(cal: ec.Calendar) -> None:
+    """Every field of every kind set, with the values writes change on the way in (a
+    cost, an offset zone, markup an author's rights clean), trash twice over, and the
+    sample calendar."""
+    from events_calendar.sample import seed_sample
+
+    seed_sample(cal)
+    author = cal.users.create("writer", role="author")
+    hall = cal.venues.create(
+        venue="Salle <b>Pleyel</b>",
+        address="252 rue",
+        city="Paris",
+        country="France",
+        province="IdF",
+        state="",
+        zip="75008",
+        phone="+33 1",
+        website=" https://pleyel.fr ",
+        show_map=False,
+        show_map_link=False,
+        image="https://example.org/hall.webp",
+        description="<p>Hall</p>",
+        excerpt="x",
+    )
+    ann = cal.organizers.create(
+        organizer="Ann", phone="1", website="http://ann.example", email="ann@example.org"
+    )
+    cal.organizers.create(organizer="Draft", status="draft")
+    cal.categories.create(name="Arts & Crafts", slug="Arts Crafts", description="d")
+    made = cal.as_user(author).events.create(
+        title="Hall<script>x</script>",
+        description="<p>a</p>\r\n<script>b</script>",
+        start_date="2031-05-01 19:00",
+        end_date="2031-05-02 01:00",
+        timezone="UTC+5:30",
+        cost="€5,50",
+        website="https://e.example/?a=1#b",
+        all_day=False,
+        show_map=True,
+        featured=True,
+        sticky=True,
+        hide_from_listings=True,
+        venue=[hall.id],
+        organizer=[ann.id],
+        categories=["Arts Crafts"],
+        tags=["Été"],
+        password="pw",
+    )
+    for _ in range(2):  # "<slug>__trashed", then "<slug>__trashed-2"
+        again = cal.events.create(title=made.title, start_date="2031-06-01", end_date="2031-06-01")
+        cal.events.delete(again.id)
+    cal.events.update(again.id, status="draft")  # out of the trash, its slug kept
+    cal.events.delete(again.id)  # and in again: "<slug>__trashed-2__trashed"
+
+
+def test_a_backup_of_every_field_and_the_sample_restores_byte_identical(tmp_path: Path) -> None:
+    """The field rules refuse nothing a calendar holds: a backup of every field type and
+    of the sample calendar restores, and the restored calendar's backup is the same bytes."""
+    source = ec.connect("memory://", clock=ec.FixedClock(NOW))
+    _every_field(source)
+    source.export_file(tmp_path / "a.json")
+    target = ec.connect("sqlite://", clock=ec.FixedClock(NOW))
+    target.import_file(tmp_path / "a.json")
+    target.export_file(tmp_path / "b.json")
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()

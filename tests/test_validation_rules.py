@@ -202,3 +202,21 @@ def test_a_slug_without_an_ascii_letter_or_digit_is_refused(slug: str) -> None:
     assert calendar.venues.list().total == 0
     with_digit = calendar.venues.create(venue="Hall", slug=f"{slug}1")
     assert with_digit.slug == slugify(f"{slug}1")
+
+
+@pytest.mark.parametrize(
+    ("kind", "field"), [("events", "title"), ("venues", "venue"), ("categories", "name")]
+)
+def test_a_name_that_is_only_markup_is_refused_for_a_writer_whose_markup_is_cleaned(
+    kind: str, field: str
+) -> None:
+    """A name is never blank: one that cleaning its markup would leave empty (an author's
+    ``<script>x</script>``) is refused, not stored as ``""``, which no backup could restore."""
+    cal = ec.connect("memory://")
+    author = cal.as_user(cal.users.create("writer", role="author"))
+    fields = {field: "<script>x</script>"}
+    if kind == "events":
+        fields |= {"start_date": "2031-01-01", "end_date": "2031-01-01"}
+    with pytest.raises(InvalidParameter, match="more than markup") as info:
+        getattr(author, kind).create(**fields)
+    assert [field] == list(info.value.fields)

@@ -37,6 +37,7 @@ __all__ = [
     "TRASHED_SUFFIX",
     "allocate_slugs",
     "candidate_prefix",
+    "is_stored_slug",
     "slugify",
     "trashed_slug",
     "unique_slug",
@@ -142,6 +143,20 @@ def trashed_slug(slug: str) -> str:
     if not slug or slug.endswith(TRASHED_SUFFIX):
         return slug
     return _truncate(slug, _TRASHED_BASE_LENGTH) + TRASHED_SUFFIX
+
+
+#: What follows a slug each time its record went to the trash: the suffix, numbered when
+#: another trashed record held it (``gala__trashed-2``).
+_TRASH_TAIL = re.compile(r"(?:-[0-9]+)?")
+
+
+def is_stored_slug(slug: str) -> bool:
+    """Whether a record can hold ``slug``: a slug (not empty, and ``slugify`` gives it back
+    unchanged, as every slug handed out is made), followed by ``__trashed`` (maybe
+    numbered) for each time its record went to the trash. A restored backup is checked so
+    (``validation.stored_problems``), since it is stored without being made here."""
+    base, *trashed = slug.split(TRASHED_SUFFIX)
+    return bool(base) and slugify(base) == base and all(map(_TRASH_TAIL.fullmatch, trashed))
 
 
 def untrashed_slug(slug: str) -> str:

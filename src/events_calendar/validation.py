@@ -31,7 +31,7 @@ from .dates import parse_datetime, resolve_zone, to_utc, zone_name
 from .errors import InvalidParameter, MissingParameter
 from .markup import sanitize
 from .records import Input, Kind, Organizer, Record, Venue, input_fields
-from .slugs import slugify
+from .slugs import is_stored_slug, slugify
 from .statuses import Status
 from .web_addresses import host_of, path_of, read_web_url
 
@@ -47,6 +47,7 @@ __all__ = [
     "read_slug",
     "refuse_end_before_start",
     "refuse_missing",
+    "stored_problems",
 ]
 
 #: What a slug must hold (``_Reader.slug``), besides its slugifying to something.
@@ -206,7 +207,41 @@ def _values(
     if kind in _MARKUP_INPUTS and not reader.lookup.unfiltered_html:
         title = kind is Input.NAME
         found = [sanitize(name, item, title=title) for item in found]
+        if title and not all(item.strip() for item in found):  # names are never blank
+            raise _Invalid("send a name that is more than markup: none is left once it is removed")
     return found
+
+
+def stored_problems(record: Record) -> dict[str, str]:
+    """Each field of a stored ``record`` that no create or update could have stored, with
+    the reason that write would give; empty for a record the calendar could hold.
+
+    A restore copies records as a backup has them, past ``read_input`` (``io.backup_checks``
+    asks this of each), so the fields whose rule is more than their type are read again by
+    the reader a write reads them with: names (not blank), slugs (as made: see
+    ``slugs.is_stored_slug``), websites and images (an http(s) address, an image the public
+    can load), and a field's own rule (an organizer's email). Texts are not: markup is kept
+    or cleaned by the writer's rights, so any text may be stored. A zone is checked as the
+    record is made (``Event``); links, ids and the end's order are the backup's own checks.
+    """
+    problems: dict[str, str] = {}
+    for name, field in input_fields(type(record)).items():
+        check = _STORED_CHECKS.get(field.input)
+        rule = _FIELD_RULES.get((record.kind, name))
+        value = getattr(record, name)
+        try:
+            if check is not None:
+                check(value)
+            if rule is not None:
+                rule(value)
+        except _Invalid as bad:
+            problems[name] = bad.why
+    return problems
+
+
+def _stored_slug(value: str) -> None:
+    if not is_stored_slug(value):
+        raise _Invalid("not a slug as the calendar makes them, such as 'summer-gala'")
 
 
 def refuse_end_before_start(start: datetime, end: datetime) -> None:
@@ -390,11 +425,12 @@ class _Reader:
             raise _Invalid("send an absolute http(s) URL such as 'https://example.org', or ''")
         return url
 
-    def image(self, value: object) -> str:
+    @staticmethod
+    def image(value: object) -> str:
         if value is None or value == "" or value == 0:
             return ""
         if isinstance(value, str) and not value.strip().isdigit():
-            url = self.url(value)
+            url = _Reader.url(value)
             if not _public_host(host_of(url)):
                 raise _Invalid(
                     "send the URL of an image the public can load; this one points at this "
@@ -536,6 +572,15 @@ def _email(value: str) -> None:
 
 #: Checks of one field of one kind beyond its input kind's.
 _FIELD_RULES: dict[tuple[Kind, str], Callable[[Any], None]] = {("organizer", "email"): _email}
+
+#: How a stored value of each input kind whose rule is more than its type is checked
+#: (``stored_problems``): by the reader a write uses, raising ``_Invalid``.
+_STORED_CHECKS: dict[Input, Callable[[Any], object]] = {
+    Input.NAME: _Reader.name,
+    Input.SLUG: _stored_slug,
+    Input.URL: lambda value: value is None or _Reader.url(value),  # None: an unset website
+    Input.IMAGE: _Reader.image,
+}
 
 #: Input kinds whose text may hold HTML to sanitise.
 _MARKUP_INPUTS = frozenset({Input.NAME, Input.TEXT})

@@ -7,16 +7,20 @@ whole backup is checked first, with the rules the calendar applies elsewhere, an
 is refused as one ``UnreadableFile`` naming each problem's place (``event 4: end_date: ...``)
 before anything is written, whatever the backend.
 
-Checked: every text is ``coerce.clean_text`` (no NUL character, no lone surrogate); ids are
-positive, fit a database integer and are unique per family (posts, terms, users,
-credentials); slugs are unique per kind; an event ends no earlier than it starts
+Checked: every text is ``coerce.clean_text`` (no NUL character, no lone surrogate); each
+record's fields hold what a create or update could have stored, read by the readers writes
+use (``validation.stored_problems``: a name not blank, a slug as slugs are made, a website
+or image an http(s) address, an organizer's email an address); ids are positive, fit a
+database integer and are unique per family (posts, terms, users, credentials); slugs are
+unique per kind; an event ends no earlier than it starts
 (``validation.refuse_end_before_start``); an event's links, its parent and a category's
 parent name records of the backup, and no category is its own ancestor; a former slug
 names a record of its kind; logins and secret digests are unique, and a credential's user
 is one of the backup's. Not checked: an author that names no user (``users.remove`` leaves
 a removed user's records so, and a backup holds them as they are), import keys (a key of a
-deleted record stays, unused), and what a field holds beyond its text (a time zone, a URL):
-the converter has read each record into its declared types.
+deleted record stays, unused), and texts beyond ``clean_text`` (markup is kept or cleaned
+by the rights of whoever wrote it, so any text may be stored). The converter has read each
+record into its declared types (dates, flags, statuses, a known time zone) before.
 
 The sequences are not refused but raised (``BackupSnapshot``).
 """
@@ -31,7 +35,7 @@ import attrs
 from ..coerce import MAX_INT, clean_text
 from ..errors import InvalidParameter
 from ..records import Category, Credential, Event, Kind, Record, User
-from ..validation import refuse_end_before_start
+from ..validation import refuse_end_before_start, stored_problems
 
 __all__ = ["FAMILY_KINDS", "backup_problems"]
 
@@ -69,6 +73,7 @@ def backup_problems(
         for record in found:
             place = f"{kind} {record.id}"
             problems += _texts(place, record)
+            problems += (f"{place}: {name}: {why}" for name, why in stored_problems(record).items())
             owner = slugs.setdefault(record.slug, record.id)
             if owner != record.id:
                 problems.append(f"{place}: slug: {kind} {owner} has this slug too")
