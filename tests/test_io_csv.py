@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from datetime import date, time
 
 import pytest
@@ -11,7 +12,7 @@ from events_calendar.errors import InvalidParameter
 from events_calendar.io.csv_columns import layout
 from events_calendar.io.csv_read import default_key, read_csv
 from events_calendar.io.rows import IdOrName, SourceRow, UnreadableFile
-from events_calendar.io.values import BadValue, read_bool, read_date, read_time
+from events_calendar.io.values import BadValue, read_bool, read_date, read_moment, read_time
 
 
 def _rows(text: str, **options: object) -> list[SourceRow]:
@@ -341,3 +342,46 @@ def test_a_date_cell_may_hold_a_time() -> None:
         fields["start_date"],
         fields["end_date"],
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2031-05-01 8pm", time(20)),
+        ("2031-05-01T20:00:00", time(20)),
+        ("05/01/2031 8 PM", time(20)),
+        ("2031-05-01 20:00:00.000", time(20)),
+        ("May 1, 2031 8:15 pm", time(20, 15)),
+        ("2031-05-01", None),
+    ],
+)
+def test_a_date_cell_keeps_its_time(text: str, expected: time | None) -> None:
+    """A date cell ending with a time, in any form a time cell takes, keeps that time."""
+    assert (date(2031, 5, 1), expected) == read_moment(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("2031", "is not a whole date: it needs a year, a month and a day"),
+        ("May 2031", "is not a whole date"),
+        ("10", "is not a whole date"),
+        ("3.5", "is not a whole date"),
+        ("2031-05-01T20:00:00+02:00", "has a UTC offset (+02:00); write the time on the event's"),
+        ("2031-05-01 20:00Z", "has a UTC offset (Z)"),
+        ("8pm May 1 2031", "holds a time where a date goes; write the time after it"),
+    ],
+)
+def test_a_date_cell_that_is_not_a_whole_date_is_refused(text: str, why: str) -> None:
+    """Never completed from today's date, never read in a zone it does not name."""
+    with pytest.raises(BadValue, match=re.escape(why)):
+        read_moment(text)
+
+
+def test_a_row_with_a_partial_date_is_refused_alone() -> None:
+    """The row's refusal names the cell; the other rows read as before."""
+    rows = _rows("Event Name,Event Start Date\nA,May 2031\nB,2031-05-01 8pm\n")
+    assert (
+        "Event Start Date: 'May 2031' is not a whole date",
+        "2031-05-01 20:00:00",
+    ) == (str(rows[0].refused)[:48], rows[1].fields["start_date"])

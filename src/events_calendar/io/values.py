@@ -5,9 +5,14 @@ Each reader returns the value in the form ``cal.events.create`` takes, or raises
 
 - dates: ``11/19/2014`` and ``11/19/14`` (month first, as the reference's US-made importer
   reads them), ``2014-11-19``, ``2014/11/19``, ``apr 19, 2016``, ``April 19 2016``,
-  ``19 Apr 2016``; any other form python-dateutil reads unambiguously (month first); a
-  date may be followed by a time (``2031-05-01 20:00``);
-- times: ``7:30:00``, ``21:45``, ``9:30 pm``, ``9pm``, ``09:30 AM``;
+  ``19 Apr 2016``; any other form python-dateutil reads month first, as long as it names
+  a year, a month and a day (``2031``, ``May 2031`` or ``10`` are refused, never completed
+  from today's date); a date may be followed by a time in any form a time cell takes
+  (``2031-05-01 20:00``, ``2031-05-01T20:00:00``, ``05/01/2031 8 PM``), which is kept; a
+  time with a UTC offset (``+02:00``, ``Z``) is refused: the time is the event's wall
+  clock, in its own zone;
+- times: ``7:30:00``, ``21:45``, ``9:30 pm``, ``9pm``, ``09:30 AM``, and with a fraction of
+  a second (``20:00:00.000``, as databases export them), which is dropped;
 - booleans: ``TRUE``, ``true``, ``Yes``, ``1`` and ``FALSE``, ``No``, ``0``, an empty cell;
 - lists (categories, tags, organizers): comma-separated, each item trimmed.
 """
@@ -34,15 +39,22 @@ _DATE_FORMATS = (
     "%m-%d-%Y",
 )
 _TIME = re.compile(
-    r"(?P<hour>[0-9]{1,2})(?::(?P<minute>[0-9]{2}))?(?::(?P<second>[0-9]{2}))?\s*"
-    r"(?P<half>[ap]\.?\s*m\.?)?",
+    r"(?P<hour>[0-9]{1,2})(?::(?P<minute>[0-9]{2}))?(?::(?P<second>[0-9]{2})(?:[.,][0-9]+)?)?"
+    r"\s*(?P<half>[ap]\.?\s*m\.?)?",
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
 _US_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{4}|[0-9]{2})")
+#: A time at the end of a date cell, as ``_TIME`` reads it, with a colon or an am/pm (a
+#: number alone ends a date: ``19 Apr 2016``); and a UTC offset after it, if any.
+_CLOCK = r"[0-9]{1,2}(?::[0-9]{2}){1,2}(?:[.,][0-9]+)?(?:\s*[ap]\.?\s*m\.?)?"
+_HALF_DAY = r"[0-9]{1,2}\s*[ap]\.?\s*m\.?"
 _TRAILING_TIME = re.compile(
-    r"[ T]([0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\s*[ap]\.?\s*m\.?)?)$", re.IGNORECASE
+    rf"[ T]\s*({_CLOCK}|{_HALF_DAY})\s*(Z|[+-][0-9]{{2}}(?::?[0-9]{{2}})?)?$", re.IGNORECASE
 )
+#: Two days no part of which is alike: what dateutil fills a part in from, twice, to tell a
+#: part a cell names from one it leaves out.
+_FILLS = (datetime(2001, 1, 1), datetime(2002, 2, 2))  # noqa: DTZ001 - wall days, no zone
 _TRUE = frozenset({"true", "yes", "1", "y", "on"})
 _FALSE = frozenset({"false", "no", "0", "n", "off", ""})
 
@@ -63,14 +75,34 @@ def read_date(text: str) -> date:
             return datetime.strptime(cleaned, form).date()  # noqa: DTZ007 - a date, no zone
         except ValueError:
             continue
+    return _full_date(text, cleaned)
+
+
+def _full_date(text: str, cleaned: str) -> date:
+    """A date python-dateutil reads (month first) that names its year, month and day.
+
+    dateutil fills a part the text leaves out from a default day, today's unless told:
+    ``2031`` would be today's month and day in 2031. So the cell is read against two
+    defaults with no part alike, and a date that differs between them named no such part.
+    A time dateutil finds beside it (``8pm May 1 2031``) is refused too: the time of a
+    date cell is written after the date, and would otherwise be lost.
+    """
     from dateutil import parser
 
     try:
-        return parser.parse(cleaned, dayfirst=False, yearfirst=False).date()
+        found = [parser.parse(cleaned, default=fill, dayfirst=False) for fill in _FILLS]
     except (ValueError, OverflowError):
         raise BadValue(
             f"{text!r} is not a date; write it as 2014-11-19, 11/19/2014 or Apr 19, 2016"
         ) from None
+    if found[0].date() != found[1].date():
+        raise BadValue(
+            f"{text!r} is not a whole date: it needs a year, a month and a day, as in "
+            "2014-11-19, 11/19/2014 or Apr 19, 2016"
+        )
+    if found[0].time() != time() or found[0].tzinfo is not None:
+        raise BadValue(f"{text!r} holds a time where a date goes; write the time after it")
+    return found[0].date()
 
 
 def _numeric_date(text: str) -> date | None:
@@ -93,10 +125,17 @@ def _numeric_date(text: str) -> date | None:
 
 
 def read_moment(text: str) -> tuple[date, time | None]:
-    """A date cell that may end with a time (``2031-05-01 20:00``, ``5/1/2031 8:00 pm``)."""
+    """A date cell that may end with a time (``2031-05-01 20:00``, ``5/1/2031 8 pm``,
+    ``2031-05-01T20:00:00.000``); one with a UTC offset is refused: an event's times are
+    its wall clock in its own zone (``Event Timezone``), which an offset does not name."""
     found = _TRAILING_TIME.search(text.strip())
     if found is None:
         return read_date(text), None
+    if found.group(2):
+        raise BadValue(
+            f"{text!r} has a UTC offset ({found.group(2)}); write the time on the event's "
+            "own clock, without one, and its zone in the Event Timezone column"
+        )
     return read_date(text.strip()[: found.start()]), read_time(found.group(1))
 
 
