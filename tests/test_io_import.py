@@ -603,3 +603,19 @@ def test_a_cancelled_event_stays_a_draft_whatever_the_status(
         statuses,
         [row.outcome for row in updated.rows],
     )
+
+
+def test_a_csv_export_of_an_event_with_several_venues_imports_back_unchanged(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """A row names one venue, the event's first: imported again, it is one of the event's
+    venues, so they stay as they are (no venue named "Hall, Club", no link replaced)."""
+    hall, club = (cal.venues.create(venue=name).id for name in ("Hall", "Club"))
+    event = cal.events.create(**_event("Gala"), venue=[hall, club])
+    cal.export_file(tmp_path / "export.csv")
+    again = cal.import_file(tmp_path / "export.csv", on_conflict="update")
+    assert (["unchanged"], (hall, club), ["Club", "Hall"]) == (
+        [row.outcome for row in again.rows],
+        cal.events.get(event.id).venue,
+        sorted(v.venue for v in cal.venues.list(status="any").items),
+    )

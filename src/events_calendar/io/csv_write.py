@@ -2,8 +2,9 @@
 export imports again as it is: the same headers, dates as ``YYYY-MM-DD`` and times as
 ``HH:MM:SS`` on the event's own wall clock, its IANA zone, booleans as ``TRUE``/``FALSE``,
 categories, tags and organizers by name (comma-separated; organizers by id when a name holds
-a comma or reads as ids, categories and tags by slug when a name holds a comma), the cost as
-the calendar stores it (with its currency).
+a comma or reads as ids, categories and tags by slug when a name holds a comma), the first
+venue by name (a row names one: see ``_first_venue``), the cost as the calendar stores it
+(with its currency).
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ def _flag(value: bool) -> str:
     return "TRUE" if value else "FALSE"
 
 
+def _first_venue(event: Event, related: Related) -> str:
+    """The event's first venue by name: a row names one venue (``Event Venue Name`` is read
+    whole, so names joined by commas would come back as one new venue, replacing them all).
+    Re-imported, a venue the event has among several leaves its venues as they are."""
+    venues = related.venues_of(event)
+    return venues[0].venue if venues else ""
+
+
 def _row(event: Event, related: Related) -> list[str]:
     organizers = related.organizers_of(event)
     if any("," in o.organizer or _IDS.fullmatch(o.organizer) for o in organizers):
@@ -65,7 +74,7 @@ def _row(event: Event, related: Related) -> list[str]:
         "hide_from_listings": _flag(event.hide_from_listings),
         "sticky": _flag(event.sticky),
         "featured": _flag(event.featured),
-        "venue": ", ".join(v.venue for v in related.venues_of(event)),
+        "venue": _first_venue(event, related),
         "organizer": organizer_cell,
         "show_map_link": _flag(event.show_map_link),
         "show_map": _flag(event.show_map),
