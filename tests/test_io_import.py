@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import gc
 from collections.abc import Iterator
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import events_calendar as ec
-from events_calendar.io import ImportReport, RowOutcome, SourceRow
+from events_calendar.io import ImportReport, RowOutcome, SourceRow, UnreadableFile, csv_read
 from events_calendar.io.importer import import_rows
 from events_calendar.io.keys import MAX_KEY_LENGTH, own_uid, title_start_key
 from events_calendar.testing import NOW
@@ -619,3 +620,32 @@ def test_a_csv_export_of_an_event_with_several_venues_imports_back_unchanged(
         cal.events.get(event.id).venue,
         sorted(v.venue for v in cal.venues.list(status="any").items),
     )
+
+
+def test_a_csv_export_of_a_description_past_128_kib_imports_back(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """A cell longer than the csv module's default limit (128 KiB) reads: the calendar's
+    own export of a long description imports back unchanged, and the process's limit is
+    left as it was."""
+    limit = csv.field_size_limit()
+    long = ("word " * 40_000).strip()
+    cal.events.create(**_event("Long"), description=long)
+    cal.events.create(**_event("Lines", "2031-05-02 19:00"), description=(long + "\n") * 2)
+    cal.export_file(tmp_path / "export.csv")
+    again = cal.import_file(tmp_path / "export.csv", on_conflict="update")
+    assert (["unchanged", "unchanged"], limit) == (
+        [row.outcome for row in again.rows],
+        csv.field_size_limit(),
+    )
+
+
+def test_a_cell_past_the_cell_limit_is_one_sentence(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The cell limit still bounds a cell spanning lines: one ``UnreadableFile``."""
+    monkeypatch.setattr(csv_read, "MAX_CELL", 200_000)
+    text = 'Event Name,Event Start Date,Event Description\nA,2031-05-01,"' + "x\n" * 150_000 + '"\n'
+    cal = ec.connect("memory://")
+    with pytest.raises(UnreadableFile, match="line 2: field larger than field limit"):
+        cal.import_file(_file(tmp_path, text))

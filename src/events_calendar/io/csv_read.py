@@ -3,7 +3,8 @@
 The file is read a line at a time, so memory stays bounded by one row whatever its size, and
 each line is checked before the CSV parser sees it: a line longer than ``max_line`` bytes, a
 NUL byte (a binary file) or bytes that are not UTF-8 make the file unreadable, with one
-sentence naming the line. A quoted field left open at the end (a truncated file) does too.
+sentence naming the line. A quoted field left open at the end (a truncated file) does too,
+and so does a cell longer than ``MAX_CELL`` characters across its lines.
 A row whose cells cannot be read becomes a refused row naming each bad cell by its header.
 
 Dates and the reference's rule for a missing end (``Tribe__Events__Importer__File_Importer_
@@ -20,6 +21,7 @@ import csv
 import functools
 import re
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import date, datetime, time
 from typing import IO, Any
 
@@ -28,7 +30,15 @@ import attrs
 from ..dates import format_wall
 from .csv_columns import COLUMNS, Layout, layout
 from .keys import title_start_key
-from .rows import MAX_LINE, IdOrName, ImportKind, SourceRow, UnreadableFile, refuse_utf16
+from .rows import (
+    MAX_CELL,
+    MAX_LINE,
+    IdOrName,
+    ImportKind,
+    SourceRow,
+    UnreadableFile,
+    refuse_utf16,
+)
 from .values import BadValue, read_bool, read_list, read_moment, read_time
 
 #: Date and time cells repeat down a season's rows (every event of a day, every 20:00):
@@ -97,7 +107,8 @@ def read_csv(
     lines = _lines(stream, where, max_line)
     reader = csv.reader(lines, strict=True)
     try:
-        header = next(reader, None)
+        with _cell_limit():
+            header = next(reader, None)
     except csv.Error as error:
         raise UnreadableFile(where, f"line 1 is not CSV: {error}") from None
     if header is None or not any(cell.strip() for cell in header):
@@ -111,6 +122,23 @@ def read_csv(
             f"reads {', '.join(repr(c) for c in header[:4])}",
         )
     return CsvFile(found, _rows(reader, found, kind, where, key))
+
+
+@contextmanager
+def _cell_limit() -> Iterator[None]:
+    """The csv module's cell limit raised to ``MAX_CELL`` while a row is read, and put back.
+
+    The limit is the module's, for the whole process, and its default (128 KiB) would make
+    a file holding one longer cell unreadable, the calendar's own export of a long
+    description included. It is raised around each read only, so the process's other CSV
+    readers keep the limit they had; a limit set higher already is kept.
+    """
+    before = csv.field_size_limit()
+    csv.field_size_limit(max(before, MAX_CELL))
+    try:
+        yield
+    finally:
+        csv.field_size_limit(before)
 
 
 def _lines(stream: IO[bytes], where: str, max_line: int) -> Iterator[str]:
@@ -147,7 +175,8 @@ def _rows(
     line = reader.line_num + 1
     while True:
         try:
-            cells = next(reader, None)
+            with _cell_limit():
+                cells = next(reader, None)
         except csv.Error as error:
             hint = " (a quoted cell is never closed: is the file truncated?)"
             hint = hint if "end of data" in str(error) else ""

@@ -19,6 +19,7 @@ import attrs
 from ..errors import CalendarError
 
 __all__ = [
+    "MAX_CELL",
     "MAX_LINE",
     "IdOrName",
     "ImportKind",
@@ -35,6 +36,10 @@ ImportKind = Literal["event", "venue", "organizer"]
 #: of a spreadsheet nor a folded iCalendar line comes near it, and a reader that meets a
 #: longer one (a binary file, a 2 GB line) refuses the file having read this much of it.
 MAX_LINE = 1 << 20
+#: The longest CSV cell, in characters, however many lines it spans (a quoted cell may hold
+#: line breaks): a description of megabytes reads back, and a quoted cell left open does
+#: not hold a whole file in memory.
+MAX_CELL = 16 * MAX_LINE
 
 
 @attrs.frozen
