@@ -270,11 +270,13 @@ def test_the_default_key_is_title_and_start() -> None:
 
 
 def test_a_key_column_keys_each_row() -> None:
-    """``key="Ref"`` keys rows by that column, which is not reported as unknown."""
+    """``key="Ref"`` keys rows by that column, which is not reported as unknown; the key
+    names the column as headers are matched, and the name as typed is its former form."""
     found = read_csv(
         io.BytesIO(b"Ref,Event Name,Event Start Date\nA-1,Gala,2031-05-01\n"), where="f", key="Ref"
     )
-    assert ((), "csv:Ref:A-1") == (found.ignored, next(found.rows).key)
+    row = next(found.rows)
+    assert ((), "csv:ref:A-1", ("csv:Ref:A-1",)) == (found.ignored, row.key, row.former_keys)
 
 
 def test_venue_rows() -> None:

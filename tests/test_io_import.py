@@ -649,3 +649,35 @@ def test_a_cell_past_the_cell_limit_is_one_sentence(
     cal = ec.connect("memory://")
     with pytest.raises(UnreadableFile, match="line 2: field larger than field limit"):
         cal.import_file(_file(tmp_path, text))
+
+
+def test_a_key_column_spelt_another_way_finds_the_same_events(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """``key="ID"`` and ``key="id"`` name one column, as headers match ignoring case: the
+    second import finds the events the first made, rather than making them again."""
+    path = _file(tmp_path, "ID,Event Name,Event Start Date\nA-1,Gala,2031-05-01\n")
+    first = cal.import_file(path, key="ID")
+    again = cal.import_file(path, key="id")
+    assert (["unchanged"], first.ids, ["Gala"]) == (
+        [row.outcome for row in again.rows],
+        tuple(row.record_id for row in again.rows),
+        _titles(cal),
+    )
+
+
+def test_a_key_stored_under_its_typed_name_is_still_found(cal: ec.Calendar, tmp_path: Path) -> None:
+    """Keys stored before the column name was normalised (``csv:ID:A-1``) are found by a
+    re-import spelt the same, and then stored in the normalised form too, so any spelling
+    finds them afterwards."""
+    gala = cal.events.create(**_event("Gala"))
+    cal.backend.set_import_keys("event", {"csv:ID:A-1": gala.id})  # as an earlier version did
+    path = _file(tmp_path, "ID,Event Name,Event Start Date\nA-1,Renamed,2031-05-01\n")
+    same = cal.import_file(path, key="ID")
+    other = cal.import_file(path, key="Event id", on_conflict="update")
+    assert (["unchanged"], ["updated"], (gala.id,), ["Renamed"]) == (
+        [row.outcome for row in same.rows],
+        [row.outcome for row in other.rows],
+        other.ids,
+        _titles(cal),
+    )

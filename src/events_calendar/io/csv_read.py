@@ -28,7 +28,7 @@ from typing import IO, Any
 import attrs
 
 from ..dates import format_wall
-from .csv_columns import COLUMNS, Layout, layout
+from .csv_columns import COLUMNS, Layout, layout, normalize
 from .keys import title_start_key
 from .rows import (
     MAX_CELL,
@@ -191,20 +191,34 @@ def _rows(
             for column, cell in zip(found.columns, cells, strict=False)
             if column is not None
         }
-        row_key = None
+        row_key: str | None = None
+        former: tuple[str, ...] = ()
         if found.key is not None:
             value = cells[found.key].strip() if found.key < len(cells) else ""
             if not value:
                 yield SourceRow(here, kind, refused=f"{key}: the key column is empty")
                 continue
-            row_key = f"csv:{key}:{value}"
+            row_key, former = _column_keys(key or "", kind, value)
         problems: dict[str, str] = {}
         fields = _FIELDS[kind](values, problems)
         if problems:
             reason = "; ".join(f"{headers[c]}: {why}" for c, why in problems.items())
             yield SourceRow(here, kind, refused=reason)
         else:
-            yield SourceRow(here, kind, fields, key=row_key, one_of=_ONE_VENUE)
+            yield SourceRow(here, kind, fields, key=row_key, one_of=_ONE_VENUE, former_keys=former)
+
+
+def _column_keys(column: str, kind: ImportKind, value: str) -> tuple[str, tuple[str, ...]]:
+    """A row's key for a key column's ``value``, and the former form it may be stored in.
+
+    The column is named as headers are matched (``csv_columns.normalize``: ``ID``, ``id``
+    and ``Event ID`` are one column), so a key column spelt another way finds the same
+    records. Earlier versions stored the name as typed (``csv:ID:7``): that form is the
+    former key, so a file imported before is still found when imported with that spelling.
+    """
+    current = f"csv:{normalize(column, kind)}:{value}"
+    typed = f"csv:{column}:{value}"
+    return current, (typed,) if typed != current else ()
 
 
 def _texts(kind: ImportKind, values: Mapping[str, str]) -> dict[str, Any]:

@@ -68,6 +68,7 @@ class _Row:
     fields: Mapping[str, Any]
     key: str | None
     match: int | None = None
+    by_former_key: bool = False  # matched by one of ``source.former_keys``
     outcome: RowOutcome | None = None
     changes: dict[str, Any] = attrs.Factory(dict)
 
@@ -131,6 +132,7 @@ def import_rows(
                 try:
                     with cal.transaction():
                         _write(cal, pending, partial=partial, advance=advance, before=len(work))
+                        _store_keys(cal, [row for row in work if row.by_former_key])
                 except _Abort:  # the ids handed to new rows were rolled back with them
                     for row in pending:
                         if row.outcome is not None and row.outcome.outcome == "created":
@@ -227,12 +229,14 @@ def _prepare(
 
 def _match(cal: Calendar, kind: Kind, rows: list[_Row], on_conflict: OnConflict) -> None:
     """Find each row's record; decide skip, unchanged or the changes an update makes."""
-    keys = {row.key for row in rows if row.key is not None}
+    keys = {
+        key for row in rows if row.key is not None for key in (row.key, *row.source.former_keys)
+    }
     found = find_records(cal.backend, kind, keys) if keys else {}
     actor = cal.actor
     matched: list[tuple[_Row, Record]] = []
     for row in rows:
-        record = found.get(row.key) if row.key is not None else None
+        record = _found(row, found)
         if isinstance(record, KeyConflict):
             row.refuse(record.reason)
             continue
@@ -250,6 +254,18 @@ def _match(cal: Calendar, kind: Kind, rows: list[_Row], on_conflict: OnConflict)
     comparer = Comparer(cal)
     for at in range(0, len(matched), _READ_BATCH):
         _compare(cal, reader, comparer, matched[at : at + _READ_BATCH])
+
+
+def _found(row: _Row, found: Mapping[str, Any]) -> Any:
+    """What the row's key names, else what one of its former keys does (noted on the row,
+    so that its key is stored in the current form)."""
+    if row.key is None:
+        return None
+    if row.key in found:
+        return found[row.key]
+    former = next((found[key] for key in row.source.former_keys if key in found), None)
+    row.by_former_key = former is not None
+    return former
 
 
 def _compare(
@@ -334,6 +350,12 @@ def _write(
     )
     if refused and not partial:
         raise _Abort
+    _store_keys(cal, rows)
+
+
+def _store_keys(cal: Calendar, rows: list[_Row]) -> None:
+    """The keys of the rows imported (or found) that storage must keep to find their
+    records again (``keys.is_stored``)."""
     by_kind: dict[Kind, dict[str, int]] = {}
     calendar = cal.backend.calendar_identity()
     for row in rows:

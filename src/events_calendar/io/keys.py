@@ -17,7 +17,8 @@ A key is text whose prefix says how it is found:
 - ``id+slug:<n>|<slug>``: the record with that id, else that slug (a JSON backup of this
   calendar, see ``backup_rows``); when the id names one live record and the slug another,
   the key matches neither: it is a ``KeyConflict``, and the row is refused.
-- anything else (``csv:<column>:<value>`` from ``--key``): a stored import key.
+- anything else (``csv:<column>:<value>`` from ``--key``, the column named as headers are
+  matched, ``csv_columns.normalize``): a stored import key.
 
 A key that names a record no longer there, or one in the trash, matches nothing: the row
 creates a record again, and the key moves to it.

@@ -68,7 +68,9 @@ class SourceRow:
     others as they are, since the file could not have listed them. ``keeps_status`` is set
     for a row whose status the file gives as one never shown publicly (a cancelled VEVENT's
     ``draft``): an import's ``status=`` does not override it, or ``status="publish"`` would
-    publish what its source called off.
+    publish what its source called off. ``former_keys`` are other spellings of ``key`` that
+    an earlier version stored (a CSV key column under its name as typed): a row ``key`` does
+    not find is found by them, and its key is then stored in the current form too.
     """
 
     where: str
@@ -78,6 +80,7 @@ class SourceRow:
     refused: str | None = None
     one_of: frozenset[str] = frozenset()
     keeps_status: bool = False
+    former_keys: tuple[str, ...] = ()
 
 
 class UnreadableFile(CalendarError, ValueError):
