@@ -84,6 +84,35 @@ def test_users_add_through_the_console_script(tmp_path: Path) -> None:
     assert ("carol", ec.Role.ADMINISTRATOR) == (user.login, user.role)
 
 
+@pytest.mark.parametrize(
+    "argv", [["users", "add", "dora", "--role", "editor"], ["seed", "--sample"]]
+)
+def test_a_closed_output_is_one_line_and_exit_1_not_a_traceback(
+    tmp_path: Path, argv: list[str]
+) -> None:
+    """Output piped to a reader that is gone (``| head -1``): one line on stderr saying so,
+    exit 1, no ``BrokenPipeError`` traceback (from the command or from the flush at exit)."""
+    url = f"sqlite:///{tmp_path}/cal.db"
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # nobody will read: every write fails
+    try:
+        done = subprocess.run(  # noqa: S603 - our own interpreter and command
+            [sys.executable, "-m", "events_calendar.cli", *argv, "--db", url],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert (1, ["events-calendar: standard output was closed before everything was written"]) == (
+        done.returncode,
+        done.stderr.splitlines(),
+    )
+
+
 def test_users_add_a_taken_login_fails_with_one_line(
     db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

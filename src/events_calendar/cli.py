@@ -492,6 +492,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int | None] = args.run
     try:
         status = run(args)
+        sys.stdout.flush()  # a closed pipe fails here, not at exit with a traceback
+    except BrokenPipeError:
+        return _output_closed()
     except _Fail as failure:
         print(f"events-calendar: {failure}", file=sys.stderr)
         return 1
@@ -508,6 +511,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return status or 0
+
+
+def _output_closed() -> int:
+    """Exit 1 with one line on stderr when standard output was closed early (``| head -1``):
+    what was not written is lost (for ``users add``, the password, printed last), and
+    stdout is pointed at the null device so that Python's flush at exit finds no pipe to
+    fail on either."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # a stdout with no descriptor (a test's capture)
+        pass
+    print(
+        "events-calendar: standard output was closed before everything was written",
+        file=sys.stderr,
+    )
+    return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
