@@ -6,26 +6,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import events_calendar as ec
-from events_calendar.testing.postgres import test_database
+from sql_backends import CALENDAR_KINDS, calendar_url
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 ALL_DATES = {"start_date": "1000-01-01", "end_date": "9999-12-31"}
 
 
-@pytest.fixture(params=["memory://", "sqlite://", "postgresql"])
-def cal(request: pytest.FixtureRequest) -> Iterator[ec.Calendar]:
+@pytest.fixture(params=CALENDAR_KINDS)
+def cal(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ec.Calendar]:
     """An empty calendar on each backend, at a fixed instant."""
-    url = request.param
-    if url == "postgresql":
-        database = test_database()
-        database.reset()
-        url = database.url
-    calendar = ec.connect(url, clock=ec.FixedClock(NOW))
+    calendar = ec.connect(calendar_url(request.param, tmp_path), clock=ec.FixedClock(NOW))
     yield calendar
     calendar.close()
 

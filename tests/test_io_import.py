@@ -14,7 +14,7 @@ from events_calendar.io import ImportReport, RowOutcome, SourceRow, UnreadableFi
 from events_calendar.io.importer import import_rows
 from events_calendar.io.keys import MAX_KEY_LENGTH, own_uid, title_start_key
 from events_calendar.testing import NOW
-from events_calendar.testing.postgres import test_database
+from sql_backends import CALENDAR_KINDS, calendar_url
 
 HEADER = (
     "Event Name,Event Start Date,Event Start Time,Event End Time,Event Venue Name,"
@@ -27,15 +27,10 @@ SEASON = (
 )
 
 
-@pytest.fixture(params=["memory://", "sqlite://", "postgresql"])
-def cal(request: pytest.FixtureRequest) -> Iterator[ec.Calendar]:
+@pytest.fixture(params=CALENDAR_KINDS)
+def cal(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ec.Calendar]:
     """An empty calendar on each backend."""
-    url = request.param
-    if url == "postgresql":
-        database = test_database()
-        database.reset()
-        url = database.url
-    calendar = ec.connect(url, clock=ec.FixedClock(NOW))
+    calendar = ec.connect(calendar_url(request.param, tmp_path), clock=ec.FixedClock(NOW))
     yield calendar
     calendar.close()
 

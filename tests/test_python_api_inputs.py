@@ -19,21 +19,16 @@ from events_calendar.errors import (
     MissingParameter,
     NotFound,
 )
-from events_calendar.testing.postgres import test_database
+from sql_backends import CALENDAR_KINDS, calendar_url
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 WHOLE_YEAR = {"start_date": "2031-01-01", "end_date": "2031-12-31"}
 
 
-@pytest.fixture(params=["memory://", "sqlite://", "postgresql"])
-def cal(request: pytest.FixtureRequest) -> Iterator[ec.Calendar]:
+@pytest.fixture(params=CALENDAR_KINDS)
+def cal(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ec.Calendar]:
     """An empty calendar on each backend, at a fixed instant."""
-    url = request.param
-    if url == "postgresql":
-        database = test_database()
-        database.reset()
-        url = database.url
-    calendar = ec.connect(url, clock=ec.FixedClock(NOW))
+    calendar = ec.connect(calendar_url(request.param, tmp_path), clock=ec.FixedClock(NOW))
     yield calendar
     calendar.close()
 
