@@ -342,6 +342,10 @@ _HOSTILE: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
         lambda d: d["records"]["organizer"][0].update(email="ann"),
         "organizer 2: email: send an email address",
     ),
+    "login-with-a-space": (
+        lambda d: d["users"][0].update(login="ann lee"),
+        "user 1: login: send a non-empty login without spaces or NUL characters",
+    ),
     "former-slug-of-nothing": (
         lambda d: d["slug_aliases"]["event"].update(gone=99),
         "slug_aliases.event.'gone': names no event of the backup (99)",

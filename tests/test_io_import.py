@@ -440,6 +440,35 @@ def test_venue_and_organizer_files(cal: ec.Calendar, tmp_path: Path) -> None:
     ] == summaries
 
 
+def test_a_venue_row_answered_with_one_that_exists_is_not_created(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """A row that names a venue the calendar has (the same name, any case, and values) is
+    that venue, unchanged, as a key match is; one that differs from it only in the status
+    it asks for is left alone with ``skip`` and updated with ``update``. Each was reported
+    created."""
+    cal.venues.create(venue="Hall", city="Lyon")
+    barn_id = cal.venues.create(venue="Barn", status="draft").id
+    rows = "Venue Name,Venue City\nhall,Lyon\nAnnex,\nannex,\n"
+    first = cal.import_file(_file(tmp_path, rows, "v.csv"), kind="venue")
+    barn = _file(tmp_path, "Venue Name\nBarn\n", "b.csv")
+    skipped = cal.import_file(barn, kind="venue", status="publish")
+    updated = cal.import_file(barn, kind="venue", status="publish", on_conflict="update")
+    assert (
+        "created 1, updated 0, unchanged 2, refused 0",
+        "created 0, updated 0, unchanged 1, refused 0",
+        "created 0, updated 1, unchanged 0, refused 0",
+        ["Annex", "Barn", "Hall"],
+        ec.Status.PUBLISH,
+    ) == (
+        first.summary(),
+        skipped.summary(),
+        updated.summary(),
+        sorted(v.venue for v in cal.venues.list(status="any").items),
+        cal.venues.get(barn_id).status,
+    )
+
+
 def test_an_empty_file_imports_nothing_and_says_so(cal: ec.Calendar, tmp_path: Path) -> None:
     """A header and no rows: nothing imported, one note."""
     report = cal.import_file(_file(tmp_path, HEADER))

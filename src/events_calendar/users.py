@@ -23,7 +23,7 @@ from .records import Credential, User
 from .statuses import Role
 from .validation import read_name
 
-__all__ = ["UserDirectory"]
+__all__ = ["UserDirectory", "login_problem"]
 
 _ALPHABET = string.ascii_letters + string.digits
 #: A login, as the errors about one show it.
@@ -33,6 +33,14 @@ _TOKEN_PREFIX = "ect_"  # noqa: S105 - a public prefix that makes tokens recogni
 
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def login_problem(login: str) -> str | None:
+    """Why a text is no login a user may have (empty, with spaces or a NUL character), or
+    ``None``: the rule ``create`` applies, and a backup's restore (``io.backup_checks``)."""
+    if not login.strip() or any(c.isspace() for c in login) or not clean_text(login):
+        return "send a non-empty login without spaces or NUL characters"
+    return None
 
 
 class UserDirectory:
@@ -55,10 +63,12 @@ class UserDirectory:
         """Add a user with a role."""
         self._require_admin()
         login = read_name(login, field="login", example=_EXAMPLE)
-        if not login.strip() or any(c.isspace() for c in login) or not clean_text(login):
-            raise InvalidParameter.one(
-                "login", "send a non-empty login without spaces or NUL characters"
-            )
+        problem = login_problem(login)
+        if problem is not None:
+            raise InvalidParameter.one("login", problem)
+        for field, text in (("display_name", display_name), ("email", email)):
+            if not isinstance(text, str) or not clean_text(text):
+                raise InvalidParameter.one(field, "send text without NUL characters")
         try:
             role = Role(role)
         except ValueError:
@@ -143,6 +153,8 @@ class UserDirectory:
 
     def verify_password(self, login: str, password: str) -> User:
         """The user whose login and application password these are."""
+        if not isinstance(password, str):
+            raise InvalidParameter.one("password", "send the application password as text")
         user = self._find(login)
         credential = self._ctx.backend.find_credential(_digest("".join(password.split())))
         if (

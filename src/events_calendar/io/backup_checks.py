@@ -35,6 +35,7 @@ import attrs
 from ..coerce import MAX_INT, clean_text
 from ..errors import InvalidParameter
 from ..records import Category, Credential, Event, Kind, Record, User
+from ..users import login_problem
 from ..validation import refuse_end_before_start, stored_problems
 
 __all__ = ["FAMILY_KINDS", "backup_problems"]
@@ -169,6 +170,9 @@ def _users(users: list[User]) -> Iterator[str]:
     for user in users:
         place = f"user {user.id}"
         yield from _texts(place, user)
+        problem = login_problem(user.login)
+        if problem is not None:
+            yield f"{place}: login: {problem}"
         owner = logins.setdefault(user.login, user.id)
         if owner != user.id:
             yield f"{place}: login: user {owner} has this login too"

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 
 from ..errors import CalendarError, InvalidParameter, MissingParameter
-from ..posts import PostCollection
+from ..posts import Made, PostCollection
 from ..progress import Advance, ProgressArg, tracking
 from ..records import RECORD_CLASSES, Event, Kind, Organizer, Record, Venue, input_fields
 from ..row_reader import RowReader
@@ -131,7 +131,14 @@ def import_rows(
             else:
                 try:
                     with cal.transaction():
-                        _write(cal, pending, partial=partial, advance=advance, before=len(work))
+                        _write(
+                            cal,
+                            pending,
+                            partial=partial,
+                            advance=advance,
+                            before=len(work),
+                            on_conflict=on_conflict,
+                        )
                         _store_keys(cal, [row for row in work if row.by_former_key])
                 except _Abort:  # the ids handed to new rows were rolled back with them
                     for row in pending:
@@ -320,7 +327,13 @@ def _check_create(cal: Calendar, row: _Row) -> None:
 
 
 def _write(
-    cal: Calendar, rows: list[_Row], *, partial: bool, advance: Advance, before: int
+    cal: Calendar,
+    rows: list[_Row],
+    *,
+    partial: bool,
+    advance: Advance,
+    before: int,
+    on_conflict: OnConflict,
 ) -> None:
     """Inside the import's transaction: updates, then creates, then the keys. Raises
     ``_Abort`` (undoing it all) when a row is refused and the import is not partial.
@@ -341,7 +354,8 @@ def _write(
             advance(done)
     creates = [row for row in rows if row.match is None and row.outcome is None]
     for kind in ("venue", "organizer"):
-        refused |= _create_linked(cal, kind, [r for r in creates if r.source.kind == kind])
+        linked = [r for r in creates if r.source.kind == kind]
+        refused |= _create_linked(cal, kind, linked, on_conflict)
     done += sum(1 for row in creates if row.source.kind != "event")
     events = [row for row in creates if row.source.kind == "event"]
     counted = done  # the events' bulk load counts on from here
@@ -368,19 +382,46 @@ def _store_keys(cal: Calendar, rows: list[_Row]) -> None:
         cal.backend.set_import_keys(kind, keys)
 
 
-def _create_linked(cal: Calendar, kind: Literal["venue", "organizer"], rows: list[_Row]) -> bool:
-    """Venues or organizers, one ``create`` each; whether any was refused."""
+def _create_linked(
+    cal: Calendar,
+    kind: Literal["venue", "organizer"],
+    rows: list[_Row],
+    on_conflict: OnConflict,
+) -> bool:
+    """Venues or organizers, one ``create`` each; whether any was refused.
+
+    A create answers with the venue or organizer the row describes when one exists
+    (``LinkedCollection.create``): that row found its record, as a matched row does. It is
+    unchanged when the record holds all its values; when only its status or publication
+    date differ (which that match does not compare), it is updated with ``"update"`` and
+    left alone, unchanged, with ``"skip"``. (Every such row was reported created.)"""
     collection = cal.venues if kind == "venue" else cal.organizers
     refused = False
     for row in rows:
         try:
             with cal.transaction():
-                record: Venue | Organizer = collection.create(**row.fields)
-            row.done("created", record.id)
+                record: Venue | Organizer
+                record, made = collection._create(**row.fields)
+                if made == "similar" and on_conflict == "update":
+                    changes = {k: v for k, v in row.fields.items() if k in ("status", "date")}
+                    record = collection.update(record.id, **changes)
+            row.done(_MADE[made] if on_conflict == "update" else _SKIPPED[made], record.id)
         except CalendarError as error:
             row.refuse(reason(error))
             refused = True
     return refused
+
+
+#: A linked record's create, reported: with ``on_conflict="update"``, and with ``"skip"``.
+_MADE: dict[Made, Literal["created", "updated", "unchanged"]] = {
+    "created": "created",
+    "same": "unchanged",
+    "similar": "updated",
+}
+_SKIPPED: dict[Made, Literal["created", "updated", "unchanged"]] = {
+    **_MADE,
+    "similar": "unchanged",
+}
 
 
 def _create_events(cal: Calendar, rows: list[_Row], *, partial: bool, advance: Advance) -> bool:

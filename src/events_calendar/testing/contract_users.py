@@ -82,6 +82,22 @@ class UserContract(AccessContractBase):
             cal.users.create(login)
         assert before == snapshot(cal)
 
+    @pytest.mark.parametrize("field", ["display_name", "email"])
+    def test_a_nul_in_a_users_text_is_invalid(self, cal: ec.Calendar, field: str) -> None:
+        """A display name or email holding a NUL character is refused, naming the field, on
+        every backend (PostgreSQL raised a raw driver error)."""
+        before = snapshot(cal)
+        with pytest.raises(InvalidParameter) as info:
+            cal.users.create("alice", **{field: "a\x00b"})
+        assert ([field], before) == (list(info.value.fields), snapshot(cal))
+
+    def test_a_password_that_is_not_text_is_invalid(self, cal: ec.Calendar) -> None:
+        """``verify_password`` with a number names ``password`` (an ``AttributeError``)."""
+        cal.users.create("alice")
+        with pytest.raises(InvalidParameter) as info:
+            cal.users.verify_password("alice", 5)  # type: ignore[arg-type]
+        assert ["password"] == list(info.value.fields)
+
     def test_unknown_role_is_invalid(self, cal: ec.Calendar) -> None:
         """A role outside the five is refused."""
         before = snapshot(cal)
