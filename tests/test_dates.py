@@ -679,3 +679,28 @@ def test_wall_text_parses_back_to_the_same_wall_clock(x: datetime) -> None:
     slashed = wall.replace("-", "/")
     got = [format_wall(parse_datetime(t, zone=zone, now=NOW, field="d")) for t in (wall, slashed)]
     assert [wall, wall] == got
+
+
+@pytest.mark.parametrize(
+    ("phrase", "utc"),
+    [
+        ("+1 second", datetime(2031, 11, 2, 6, 30, 1, tzinfo=UTC)),
+        ("-1 hour", datetime(2031, 11, 2, 5, 30, tzinfo=UTC)),
+        ("+2 hours", datetime(2031, 11, 2, 8, 30, tzinfo=UTC)),
+        ("90 minutes ago", datetime(2031, 11, 2, 5, 0, tzinfo=UTC)),
+        ("+1 hour 30 min", datetime(2031, 11, 2, 8, 0, tzinfo=UTC)),
+        ("+1 day", datetime(2031, 11, 3, 6, 30, tzinfo=UTC)),  # a day moves the wall clock
+    ],
+)
+def test_hours_minutes_and_seconds_from_now_are_elapsed_time(phrase: str, utc: datetime) -> None:
+    """At the second 01:30 of a fall-back night in New York, a phrase of hours, minutes and
+    seconds counts elapsed time (``+1 second`` was the first 01:30:01, an hour back)."""
+    now = datetime(2031, 11, 2, 6, 30, tzinfo=UTC)  # 01:30 EST, the hour's second time
+    assert utc == parse_datetime(phrase, zone=NEW_YORK, now=now, field="x").astimezone(UTC)
+
+
+def test_hours_across_a_skipped_hour_are_elapsed_time() -> None:
+    """``+2 hours`` from 01:30 on a spring-forward night is two hours on, 04:30 EDT."""
+    now = datetime(2031, 3, 9, 6, 30, tzinfo=UTC)  # 01:30 EST
+    later = parse_datetime("+2 hours", zone=NEW_YORK, now=now, field="x")
+    assert datetime(2031, 3, 9, 8, 30, tzinfo=UTC) == later.astimezone(UTC)

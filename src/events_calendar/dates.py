@@ -66,6 +66,12 @@ _ZONE_HINT = "send an IANA time zone such as 'Europe/Paris' or an offset such as
 _OFFSET = re.compile(r"UTC([+-])(\d{1,2})(?::(\d{2})|\.(\d+))?", re.IGNORECASE)
 _NUMERIC = re.compile(r"[+-]?\d+(?:\.\d+)?")
 _LONG_NUMBER = re.compile(r"(?<![\d.,@+-])\d{5,}")  # a year past 9999 (timelib misreads these)
+#: A phrase of hours, minutes and seconds only ("+90 minutes", "-1 hour 30 min", "2 hours
+#: ago"): elapsed time from now, not a move of the wall clock (``_parse_text``).
+_ELAPSED = re.compile(
+    r"(?:\s*[+-]?\s*\d+\s*(?:sec(?:ond)?s?|min(?:ute)?s?|hours?)\b)+(?:\s+ago)?\s*",
+    re.IGNORECASE,
+)
 _LEADING_DAY = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?!\d)")
 # Appended to zone-less text it changes the answer; text with its own zone keeps it (first wins).
 _PROBE_ZONE = " Asia/Karachi"
@@ -340,6 +346,10 @@ def _parse_text(value: str, zone: tzinfo, local_now: datetime, field: str) -> da
         zoned = False
     if zoned:  # "... Europe/Paris", "... CET", "@1700000000": the text fixes the instant
         return _instant(strtotime(text, math.floor(local_now.timestamp())), zone, field, value)
+    if _ELAPSED.fullmatch(text):  # in a repeated or skipped hour the wall clock is no guide:
+        # "+1 second" at the second 01:30 was read as 01:30:01 of the first, an hour back
+        elapsed = timedelta(seconds=as_wall - wall_now)
+        return (local_now.replace(microsecond=0).astimezone(UTC) + elapsed).astimezone(zone)
     try:
         wall = datetime.fromtimestamp(as_wall, UTC).replace(tzinfo=zone)
     except (OverflowError, ValueError, OSError):
