@@ -313,6 +313,21 @@ def test_headers_within_the_limits_are_served(calendar: ec.Calendar) -> None:
     assert 200 == answer.status_code
 
 
+def test_a_burst_of_pipelined_requests_is_no_head_too_large(calendar: ec.Calendar) -> None:
+    """A quarter of a MiB of small pipelined requests may arrive in one read: each head is
+    counted on its own, so all of them are answered."""
+    pad = "p" * 2000
+    request = f"GET {API}/events HTTP/1.1\r\nHost: x\r\nX-Pad: {pad}\r\n\r\n".encode()
+    with (
+        serving(create_app(calendar), http=SingleWriteProtocol, ws="none") as port,
+        socket.create_connection(("127.0.0.1", port)) as sock,
+    ):
+        sock.settimeout(30)
+        sock.sendall(request * 120)  # 250 KB
+        answers = read_answers(sock, ["GET"] * 120)
+    assert {b"HTTP/1.1 200 OK"} == {status for status, _, _ in answers}
+
+
 class _Impatient(SingleWriteProtocol):
     head_timeout = 0.4
     body_timeout = 0.4

@@ -143,7 +143,7 @@ PARSEABLE_URL = 65535
 MAX_HEADERS = 100
 MAX_HEADER_BYTES = 64 * 1024
 #: The bytes of a head still arriving that are refused without waiting for it to end: a
-#: parseable URL, the headers, and room for a body's first bytes read with the head's last.
+#: parseable URL, the headers, and room for the other bytes of the read its last came in.
 _HEAD_BYTES = PARSEABLE_URL + MAX_HEADER_BYTES + 64 * 1024
 #: Seconds a request's head may take to arrive, and a body may go without a byte arriving
 #: (nginx's ``client_header_timeout`` and ``client_body_timeout`` are 60).
@@ -175,12 +175,15 @@ class SingleWriteProtocol(HttpToolsProtocol):
 
     def data_received(self, data: bytes) -> None:
         if self._reading != "body":
-            self._head_bytes += len(data)
-            if self._head_bytes > _HEAD_BYTES:
+            self._head_bytes += len(data)  # back to 0 as a head completes (in the parser)
+        super().data_received(data)
+        if self._reading == "head" and self._head_bytes > _HEAD_BYTES:
+            # Judged after the parser has read the bytes: one read may hold many pipelined
+            # requests and only then the start of a head, and that head is what counts.
+            if not self.transport.is_closing():
                 self._head_too_large = True
                 self.send_400_response("")
-                return
-        super().data_received(data)
+            return
         # Deadlines cost a timer each, so only a request still arriving after a read has one.
         if self._reading == "head" and self._deadline is None:
             self._arm(self._head_started + self.head_timeout)
