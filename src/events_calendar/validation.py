@@ -463,8 +463,19 @@ class _Reader:
                     raise _Invalid(f"there is no {kind} with id {number}; send an existing id")
                 found.append(number)
             elif isinstance(item, str) and item.strip():
-                found.append(item.strip())
+                found.append(self.term_name(item.strip()))
         return list(dict.fromkeys(found))
+
+    def term_name(self, name: str) -> str:
+        """A term named on a record, as a term's own ``name`` is read: an event may create
+        it (``TermCollection.resolve``), so markup the caller may not write is removed, and
+        a name that is only markup is refused, as on the term routes."""
+        if self.lookup.unfiltered_html:
+            return name
+        kept = sanitize("name", name, title=True).strip()
+        if not kept:
+            raise _Invalid("send a name that is more than markup: none is left once it is removed")
+        return kept
 
     def linked(self, cls: type[Venue | Organizer], value: object) -> list[int | LinkedData]:
         """Existing ids, ``{"id": n}`` or inline data for a new (or same-named) record."""

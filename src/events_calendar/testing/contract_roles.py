@@ -7,6 +7,7 @@ import pytest
 import events_calendar as ec
 from events_calendar.errors import (
     Forbidden,
+    InvalidParameter,
 )
 
 from .contract_access_base import (
@@ -25,6 +26,31 @@ class RoleContract(AccessContractBase):
     """Each writing role's rights over its own and others' records and terms."""
 
     # == contributors =========================================================================
+    @pytest.mark.parametrize("role", ["contributor", "author"])
+    def test_terms_an_event_creates_lose_the_markup_their_writer_may_not_write(
+        self, cal: ec.Calendar, role: str
+    ) -> None:
+        """A category or tag an event names, and so creates, is read as a term's own name:
+        a contributor's or author's script is removed (it was stored as sent, and shown to
+        every visitor), and a name that is only markup is refused, as on the term routes."""
+        writer = self.user_cal(cal, role)
+        day = {"start_date": "2031-01-10 10:00", "end_date": "2031-01-10 11:00"}
+        event = writer.events.create(
+            title="T",
+            categories=["<img src=x onerror=alert(1)>Cat"],
+            tags=["<script>alert(1)</script>Tg", "<b>Bold</b>"],
+            **day,
+        )
+        before = snapshot(cal)
+        with pytest.raises(InvalidParameter) as refused:
+            writer.events.create(title="U", tags=["<svg onload=alert(2)>"], **day)
+        assert (["Cat"], ["Tg", "<b>Bold</b>"], ["tags"], before) == (
+            [cal.categories.get(i).name for i in event.categories],
+            [cal.tags.get(i).name for i in event.tags],
+            list(refused.value.fields),
+            snapshot(cal),
+        )
+
     @pytest.mark.parametrize("kind", POST_KINDS)
     def test_contributor_creates_drafts_by_default(self, cal: ec.Calendar, kind: str) -> None:
         """A contributor's record is a draft unless another status is asked for."""
