@@ -22,14 +22,16 @@ def site() -> Site:
     return site
 
 
-def get(site: Site, address: str, authorization: str | None) -> httpx.Response:
-    """GET /events from ``address`` with that ``Authorization`` header (or none)."""
+def get(
+    site: Site, address: str, authorization: str | None, path: str = "/events"
+) -> httpx.Response:
+    """GET ``path`` from ``address`` with that ``Authorization`` header (or none)."""
 
     async def send() -> httpx.Response:
         transport = httpx.ASGITransport(app=site.app, client=(address, 40000))
         async with httpx.AsyncClient(transport=transport, base_url=SITE) as client:
             headers = {"Authorization": authorization} if authorization else {}
-            return await client.get(site.prefix + "/events", headers=headers)
+            return await client.get(site.prefix + path, headers=headers)
 
     return asyncio.run(send())
 
@@ -83,6 +85,17 @@ def test_the_real_user_is_not_locked_out_at_a_known_address(site: Site) -> None:
     for n in range(5):
         get(site, f"10.0.1.{n}", wrong())
     assert 200 == get(site, "192.168.7.7", right).status_code
+
+
+def test_an_answer_before_the_credentials_are_read_trusts_no_address(site: Site) -> None:
+    """A 404 for a path no route serves comes before the credentials are checked: wrong
+    ones there do not make the address one the login signed in from (it did, and from
+    such primed addresses the login's own limit no longer applied)."""
+    for n in range(5):
+        assert 404 == get(site, f"10.0.4.{n}", wrong(), path="/no-such-route").status_code
+    for n in range(5):
+        get(site, f"10.0.1.{n}", wrong())
+    assert [429] * 5 == [get(site, f"10.0.4.{n}", wrong()).status_code for n in range(5)]
 
 
 def test_other_logins_are_not_throttled_by_one_under_attack(site: Site) -> None:

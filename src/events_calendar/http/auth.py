@@ -10,7 +10,12 @@ from ..calendar import Calendar
 from ..errors import AuthenticationFailed
 from ..records import User
 
-__all__ = ["authenticate", "basic_credentials"]
+__all__ = ["SIGNED_IN", "authenticate", "basic_credentials"]
+
+#: The key a request's ASGI scope gets, ``True``, once its credentials are verified: what the
+#: sign-in throttle (``throttle.SignInThrottle``) counts as a sign-in, not the status of the
+#: answer (a 404 or a 413 is answered before credentials are read).
+SIGNED_IN = "events_calendar.signed_in"
 
 
 def basic_credentials(value: str) -> tuple[str, str] | None:
@@ -32,16 +37,23 @@ def authenticate(calendar: Calendar, request: Request) -> User | None:
     if not header:
         return None
     if scheme == "bearer" and value.strip():
-        return calendar.users.verify_token(value.strip())
-    if scheme == "basic":
+        user = calendar.users.verify_token(value.strip())
+    elif scheme == "basic":
         credentials = basic_credentials(value)
         if credentials is None:
             raise AuthenticationFailed(
                 "The Authorization header is not valid Basic credentials.",
                 code="incorrect_password",
             )
-        return calendar.users.verify_password(*credentials)
-    raise AuthenticationFailed(
+        user = calendar.users.verify_password(*credentials)
+    else:
+        raise _unknown_scheme()
+    request.scope[SIGNED_IN] = True
+    return user
+
+
+def _unknown_scheme() -> AuthenticationFailed:
+    return AuthenticationFailed(
         "Send 'Authorization: Basic <login:application password>' or "
         "'Authorization: Bearer <token>'.",
         code="invalid_auth_scheme",

@@ -29,7 +29,7 @@ import attrs
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .auth import basic_credentials
+from .auth import SIGNED_IN, basic_credentials
 
 __all__ = ["FailedSignIns", "SignInLimits", "SignInThrottle"]
 
@@ -166,7 +166,7 @@ class SignInThrottle:
         await self.app(scope, receive, watch)
         if status == 401:
             self.failures.failed(address, login)
-        elif 200 <= status < 500:
+        elif scope.get(SIGNED_IN):  # verified: a 404 or 413 is answered before that
             self.failures.succeeded(address, login)
 
 
