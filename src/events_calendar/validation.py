@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any, Protocol
+from urllib.parse import unquote
 
 from .coerce import (
     REST_BOOLEAN_WHY,
@@ -550,15 +552,44 @@ def _public_host(host: str) -> bool:
     The reference fetches an image URL and refuses one it cannot load (ev_image_url,
     ``http://127.0.0.1:9/...``); this calendar keeps the URL without fetching it, and
     refuses the addresses no visitor could load it from.
+
+    The host is read as a browser reads it (the URL standard's host parser): percent-escapes
+    decoded, compatibility forms folded (fullwidth digits, ideographic full stops), and an
+    IPv4 address in any of its forms (``2130706433``, ``0x7f000001``, ``0177.0.0.1``,
+    ``127.1``), each of which a browser loads from the loopback. A host name is not resolved:
+    one whose DNS answer is a private address is taken (compatibility.md).
     """
-    name = host.lower().rstrip(".")
+    name = unicodedata.normalize("NFKC", unquote(host)).lower().replace("\u3002", ".")
+    name = name.rstrip(".")
     if name == "localhost" or name.endswith(".localhost"):
         return False
+    if _NUMBER.fullmatch(name.rpartition(".")[2]):  # the standard's "ends in a number"
+        number = _ipv4(name.split("."))
+        return number is not None and ipaddress.ip_address(number).is_global
     try:
         address = ipaddress.ip_address(name)
     except ValueError:
         return bool(name)  # a host name
     return address.is_global
+
+
+#: A part of an IPv4 address as the URL standard reads one: decimal, ``0x`` hex, ``0`` octal.
+_NUMBER = re.compile(r"0[xX][0-9a-fA-F]*|0[0-7]*|[1-9][0-9]*")
+
+
+def _ipv4(parts: list[str]) -> int | None:
+    """The IPv4 address (as a number) that 1 to 4 parts spell, the last one filling the bytes
+    the others leave; ``None`` when they spell none (a browser refuses such a URL)."""
+    if not 1 <= len(parts) <= 4 or not all(_NUMBER.fullmatch(part) for part in parts):
+        return None
+    numbers = [
+        int(p[2:] or "0", 16) if p[:2].lower() == "0x" else int(p, 8 if p[0] == "0" else 10)
+        for p in parts
+    ]
+    *first, last = numbers
+    if any(n > 255 for n in first) or last >= 256 ** (5 - len(numbers)):
+        return None
+    return last + sum(n << (8 * (3 - at)) for at, n in enumerate(first))
 
 
 def _empty_link(value: object, *, nested: bool = False) -> bool:

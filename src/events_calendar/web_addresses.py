@@ -17,8 +17,13 @@ __all__ = ["NEVER_IN_URL", "URL_DOC_PATTERN", "host_of", "path_of", "read_web_ur
 #: Blanks trimmed around an address (ASCII only: the same set in Python and ECMAScript).
 _BLANK = r" \t\n\r\f\v"
 #: Characters no part of an address holds: blanks and control characters (``\x85`` and
-#: ``\ufeff`` spelled out, as Python and ECMAScript disagree on whether ``\s`` holds them).
-NEVER_IN_URL = r"\s\x00-\x1f\x7f\x85\ufeff"
+#: ``\ufeff`` spelled out, as Python and ECMAScript disagree on whether ``\s`` holds them),
+#: and ``"``, ``<``, ``>`` and ``\``, which RFC 3986 does not allow unencoded: a quote or an
+#: angle bracket breaks out of an ``href`` a client writes the address into (WordPress's
+#: ``esc_url_raw`` strips them), and browsers read a backslash as a slash, so
+#: ``http://127.0.0.1\@example.com/`` is a loopback address to them and ``example.com`` to
+#: a reader that splits at the ``@``.
+NEVER_IN_URL = r'\s\x00-\x1f\x7f\x85\ufeff"<>\\'
 #: ``http(s)://`` (any case), a host (with its user and port, if any; no IPv6 brackets), then
 #: optionally a path, query or fragment. Plain groups only: the pattern is also ECMAScript.
 _URL = rf"[Hh][Tt][Tt][Pp][Ss]?://([^{NEVER_IN_URL}/?#\[\]]+)([/?#][^{NEVER_IN_URL}]*)?"
