@@ -93,6 +93,7 @@ def _ids(site: Served) -> dict[str, int]:
         "v3": make("/venues", {"venue": "Empty Barn"}),  # no event links these two
         "o3": make("/organizers", {"organizer": "Lonely"}),
         "c1": make("/categories", {"name": "Music"}),
+        "c3": make("/categories", {"name": "Arts"}),
         "t1": make("/tags", {"name": "Outdoor"}),
     }
     ids["c2"] = make("/categories", {"name": "Jazz", "parent": ids["c1"]})
@@ -193,6 +194,17 @@ WRITES: dict[str, Callable[[dict[str, int]], Write]] = {
     "create a category": lambda i: ("POST", "/categories", {"name": "Folk", "parent": i["c1"]}),
     "rename a category": lambda i: ("POST", f"/categories/{i['c2']}", {"name": "Bebop"}),
     "delete a parent category": lambda i: ("DELETE", f"/categories/{i['c1']}", None),
+    # A child's url is the path of its ancestors' slugs: the parent's write changes it.
+    "change a parent category's slug": lambda i: (
+        "POST",
+        f"/categories/{i['c1']}",
+        {"slug": "musique"},
+    ),
+    "move a parent category under another": lambda i: (
+        "POST",
+        f"/categories/{i['c1']}",
+        {"parent": i["c3"]},
+    ),
     "rename a tag": lambda i: ("POST", f"/tags/{i['t1']}", {"name": "Indoor"}),
     "delete a tag": lambda i: ("DELETE", f"/tags/{i['t1']}", None),
     "a refused write": lambda i: ("POST", f"/events/{i['e1']}", {"start_date": "not a date"}),

@@ -19,6 +19,9 @@ expected JSON) is treated as depending on everything.
 - ``<kind>:<id>``: a single record's own answer (a term's carries its stored count, which
   the journal reports as an update of the term when it moves).
 - ``embeds:<kind>:<id>``: a single event embedding that venue, organizer, category or tag.
+- ``category:*``: every single category's answer, retired by a change to any category: its
+  ``url`` is the path of its ancestors' slugs, so renaming, moving or deleting one changes
+  the answers of all below it (which the journal does not name).
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ __all__ = [
 
 ALL = "all"
 SHOWS_EVENTS = "shows-events"
+_ANY_CATEGORY = "category:*"
 _KINDS = {
     "events": "event",
     "venues": "venue",
@@ -90,6 +94,8 @@ def read_tags(path: str, body: bytes, query: str = "") -> frozenset[str]:
         return frozenset({ALL, SHOWS_EVENTS} if shows else {ALL})
     kind, record = _KINDS[match[1]], int(match[2])
     own = f"{kind}:{record}"
+    if kind == "category":
+        return frozenset({own, _ANY_CATEGORY})
     if kind != "event":
         return frozenset({own})
     embedded = _linked(body)
@@ -120,6 +126,8 @@ def change_tags(changes: Iterable[Change], created: Collection[int]) -> frozense
             continue
         own = f"{change.kind}:{change.record_id}"
         tags |= {ALL, own} if change.kind == "event" else {ALL, own, f"embeds:{own}"}
+        if change.kind == "category":
+            tags.add(_ANY_CATEGORY)
     return frozenset(tags)
 
 
