@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Literal
 
 from .coerce import as_id_list, as_int, clean_text
@@ -39,8 +40,13 @@ def term_filter(
     problems = Problems()
     page = paging(query.page, query.per_page, settings, problems)
     include = problems.check("include", lambda: existing_ids(backend, kind, query.include))
-    post_value = query.event if query.event is not None else query.post
-    post_name = "event" if query.event is not None else "post"
+    # Each is checked as the reference checks every argument given; ``event`` wins the filter.
+    posts = {
+        name: None
+        if value is None
+        else problems.check(name, partial(event_id, backend, value, actor))
+        for name, value in (("post", query.post), ("event", query.event))
+    }
     flt = TermFilter(
         search=problems.check(
             "search", lambda: None if query.search is None else search_text(query.search).strip()
@@ -57,10 +63,7 @@ def term_filter(
         parents=problems.check("parent", lambda: _parent(backend, kind, query.parent))
         if kind == "category"
         else None,  # tags are flat: WordPress ignores ``parent`` for them (tlist_parent)
-        post=problems.check(
-            post_name,
-            lambda: None if post_value is None else event_id(backend, post_value, actor),
-        ),
+        post=posts["event"] if query.event is not None else posts["post"],
         slug=problems.check("slug", lambda: _nonempty(query.slug)),
         offset=page.offset,
         limit=page.per_page,

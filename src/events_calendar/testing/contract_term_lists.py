@@ -189,6 +189,19 @@ class TermListContract(ContractBase):
         second = make_event(cal, "Second", **links(link_field(kind), [jazz.id]))
         assert [jazz.id] == ids(terms(cal, kind).list(post=first.id, event=second.id))
 
+    @pytest.mark.parametrize("post", ["foo", 99999])
+    @pytest.mark.parametrize("kind", TERM_KINDS)
+    def test_term_list_post_is_checked_beside_event(
+        self, cal: ec.Calendar, kind: str, post: object
+    ) -> None:
+        """``event`` wins the filter, but ``post`` is still checked, as the reference checks
+        every argument given (it was ignored beside ``event``)."""
+        (music,) = self._terms_in_use(cal, kind, ["Music"])
+        event = make_event(cal, "Gala", **links(link_field(kind), [music.id]))
+        with pytest.raises(InvalidParameter) as info:
+            terms(cal, kind).list(event=event.id, post=post)
+        assert ["post"] == list(info.value.fields)
+
     @pytest.mark.parametrize("kind", TERM_KINDS)
     def test_term_list_post_must_be_an_event(self, cal: ec.Calendar, kind: str) -> None:
         """``post`` must name an existing event."""
