@@ -162,8 +162,12 @@ class WholeText(str):
     __slots__ = ()
 
 
-def as_list(value: object) -> list[object] | None:
-    """A list from a sequence, or from a comma-separated string; ``None`` stays ``None``."""
+def as_list(value: object, *, split_items: bool = True) -> list[object] | None:
+    """A list from a sequence, or from a comma-separated string; ``None`` stays ``None``.
+
+    ``split_items``: a text item of a sequence is a comma-separated list too (ids: ``["1,2"]``
+    names two). Names are not split there, as the reference's ``list_to_array`` splits only a
+    text: ``["Rock, Paper"]`` names one category, ``"Rock, Paper"`` two."""
     if value is None:
         return None
     if isinstance(value, WholeText):
@@ -175,7 +179,12 @@ def as_list(value: object) -> list[object] | None:
     if isinstance(value, Sequence | set | frozenset):
         items: list[object] = []
         for item in value:
-            items.extend(as_list(item) or [] if isinstance(item, str) else [item])
+            if not isinstance(item, str):
+                items.append(item)
+            elif split_items:
+                items.extend(as_list(item) or [])
+            elif item.strip():
+                items.append(item.strip())
         return items
     return None
 

@@ -96,7 +96,7 @@ def _term_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | N
     """Ids of the named terms (ids, slugs or names) and of all their descendants."""
     if value is None:
         return None
-    items = as_list(value)
+    items = as_list(value, split_items=False)  # an item is one name, commas and all
     if not items:
         raise Bad(f"send one or more {kind} ids or slugs")
     ids: set[int] = set()

@@ -449,7 +449,7 @@ class _Reader:
         """Term ids (which must exist) and names or slugs (resolved or created later)."""
         if value is None or value == "" or value == [] or value == 0:
             return []
-        items = as_list(value)
+        items = as_list(value, split_items=False)  # an item is one name, commas and all
         if items is None:
             raise _Invalid(f"send a list of {kind} ids, names or slugs")
         found: list[int | str] = []

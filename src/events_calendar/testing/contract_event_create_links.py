@@ -12,8 +12,10 @@ from events_calendar.errors import (
 )
 
 from .contract_event_base import (
+    RANGE,
     EventContractBase,
     given,
+    titles,
 )
 
 __all__ = ["EventCreateLinksContract"]
@@ -21,6 +23,26 @@ __all__ = ["EventCreateLinksContract"]
 
 class EventCreateLinksContract(EventContractBase):
     """Creating events: invalid input, categories, tags, venues and organizers."""
+
+    # == create: terms named with commas ======================================================
+    def test_an_item_of_a_term_list_is_one_name_commas_and_all(self, cal: ec.Calendar) -> None:
+        """A list's item names one category, ``Rock, Paper`` included, on create and in a
+        list filter (it was split into two new ones), as the reference's ``list_to_array``
+        splits only a text; a text is still a CSV list."""
+        rock = cal.categories.create(name="Rock, Paper")
+        listed = self.add_event(cal, title="Listed", categories=["Rock, Paper"])
+        csv = self.add_event(cal, title="Csv", categories="Jazz, Blues")
+        assert (
+            [rock.id],
+            ["Jazz", "Blues"],
+            ["Listed"],
+            ["Rock, Paper", "Jazz", "Blues"],
+        ) == (
+            list(listed.categories),
+            [cal.categories.get(i).name for i in csv.categories],
+            titles(cal.events.list(categories=["Rock, Paper"], **RANGE)),
+            [c.name for c in cal.categories.list(hide_empty=False, orderby="id").items],
+        )
 
     # == create: invalid input ===============================================================
     def test_end_before_start_is_refused_naming_end_date(self, cal: ec.Calendar) -> None:
