@@ -250,6 +250,26 @@ def test_a_backup_with_a_malformed_identity_is_unreadable(tmp_path: Path) -> Non
     assert ((), own) == (cal.events.list(status="any").items, cal.backend.calendar_identity())
 
 
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        (lambda d: d["records"]["tag"][0].update(name=None), "tag number 1 is not valid"),
+        (lambda d: d["records"]["tag"][0].update(description=5), "tag number 1 is not valid"),
+        (lambda d: _event(d, 4).update(description=None), "event number"),
+    ],
+    ids=["null-name", "number-description", "null-description"],
+)
+def test_a_backup_field_of_text_holding_no_text_is_unreadable(
+    tmp_path: Path, edit: Callable[[dict[str, Any]], object], why: str
+) -> None:
+    """A text field holding ``null`` or a number is no backup the calendar wrote: it was
+    restored as the text ``"None"`` or ``"5"``."""
+    cal = ec.connect("memory://")
+    with pytest.raises(UnreadableFile, match=why):
+        cal.import_file(_edited_backup(tmp_path, edit))
+    assert () == cal.tags.list(hide_empty=False).items
+
+
 def test_a_filtered_json_export_is_refused(tmp_path: Path) -> None:
     """A backup is the whole calendar: filters are for CSV and iCalendar."""
     cal = ec.connect("memory://")

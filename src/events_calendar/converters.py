@@ -37,9 +37,15 @@ def stored_fields(cls: type) -> list[str]:
     return [f.name for f in attrs.fields(cls) if f.init and f.name not in NOT_STORED]
 
 
-def make_storage_converter() -> cattrs.Converter:
-    """A converter between records and dicts of JSON-compatible values."""
+def make_storage_converter(*, strict_text: bool = False) -> cattrs.Converter:
+    """A converter between records and dicts of JSON-compatible values.
+
+    ``strict_text``: a text field must be given text. cattrs makes text of anything
+    (``None`` becomes ``"None"``), which a database's own rows never need; a file written
+    elsewhere does (``io.backup``)."""
     converter = cattrs.Converter()
+    if strict_text:
+        converter.register_structure_hook(str, _text)
     converter.register_unstructure_hook(datetime, lambda dt: dt.isoformat())
     converter.register_structure_hook(datetime, lambda value, _: _read_datetime(value))
     for cls in (*RECORD_CLASSES.values(), User, Credential):
@@ -62,6 +68,12 @@ def make_storage_converter() -> cattrs.Converter:
 
     converter.register_structure_hook(Event, event_in_its_zone)
     return converter
+
+
+def _text(value: object, _: type) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} where a text goes")
+    return value
 
 
 def _read_datetime(value: object) -> datetime:

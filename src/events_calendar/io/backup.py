@@ -104,7 +104,7 @@ class BackupSnapshot:
     """
 
     def __init__(self, data: dict[str, Any], where: str) -> None:
-        converter = make_storage_converter()
+        converter = make_storage_converter(strict_text=True)  # "None" was a restored name
         self._where = where
         self._checked = False
         self.records: dict[Kind, list[Record]] = {}
