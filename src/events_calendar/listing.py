@@ -15,7 +15,7 @@ import string
 from datetime import datetime, tzinfo
 from typing import Literal
 
-from .coerce import as_id_list, as_int, as_list, clean_text, filter_bool, is_truthy
+from .coerce import as_id_list, as_int, as_list, clean_text, filter_bool
 from .dates import default_window, query_bound
 from .listing_common import (
     MAX_SEARCH_WORDS,
@@ -130,7 +130,7 @@ def _add_ons(query: EventQuery, problems: Problems) -> None:
     problems.check("geoloc", lambda: flag(query.geoloc))
     problems.check("geoloc_lat", lambda: number(query.geoloc_lat))
     problems.check("geoloc_lng", lambda: number(query.geoloc_lng))
-    if query.ticketed is not None and is_truthy(query.ticketed):
+    if problems.check("ticketed", lambda: flag(query.ticketed)):  # a boolean, typed so
         problems.fields["ticketed"] = "ticketing is not supported by this calendar"
         problems.codes["ticketed"] = "event-tickets-not-active"
 
