@@ -28,6 +28,7 @@ from typing import IO, Any
 import attrs
 
 from ..dates import format_wall
+from .csv_cells import unguard
 from .csv_columns import COLUMNS, Layout, layout, normalize
 from .keys import title_start_key
 from .rows import (
@@ -187,14 +188,14 @@ def _rows(
         if not any(cell.strip() for cell in cells):
             continue  # a blank line, as spreadsheets leave at the end
         values = {
-            column: cell.strip()
+            column: unguard(cell.strip())  # an export's guard against formulas, taken off
             for column, cell in zip(found.columns, cells, strict=False)
             if column is not None
         }
         row_key: str | None = None
         former: tuple[str, ...] = ()
         if found.key is not None:
-            value = cells[found.key].strip() if found.key < len(cells) else ""
+            value = unguard(cells[found.key].strip()) if found.key < len(cells) else ""
             if not value:
                 yield SourceRow(here, kind, refused=f"{key}: the key column is empty")
                 continue

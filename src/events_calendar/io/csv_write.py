@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING
 
 from ..events import Related
 from ..records import Event
+from .csv_cells import guard
 from .csv_columns import COLUMNS
 from .csv_read import IDS as _IDS
 
@@ -84,4 +85,4 @@ def _row(event: Event, related: Related) -> list[str]:
         "website": event.website or "",
         "status": event.status.value,
     }
-    return [values[c.id] for c in COLUMNS["event"] if c.id not in _SKIPPED]
+    return [guard(values[c.id]) for c in COLUMNS["event"] if c.id not in _SKIPPED]
