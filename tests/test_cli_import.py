@@ -268,13 +268,7 @@ def test_an_unreadable_file_is_one_line_and_exit_1(
     """Never a traceback: one line on stderr naming the file and the problem."""
     path = tmp_path / "bad.csv"
     path.write_bytes(data)
-    status = main(["import", str(path), "--db", db])
-    err = capsys.readouterr().err
-    assert (1, 1, True) == (
-        status,
-        len(err.splitlines()),
-        err.startswith(f"events-calendar: {path}: {message}"),
-    )
+    assert (1, 1, True) == _import_fails(path, db, capsys, message)
 
 
 def test_a_repeated_column_is_reported_as_a_repeat(
@@ -624,10 +618,14 @@ def test_a_backup_of_the_wrong_shape_is_one_line_and_exit_1(
     (``UnreadableFile``), never a traceback."""
     path = tmp_path / "bad.json"
     path.write_text(text, encoding="utf-8")
+    assert (1, 1, True) == _import_fails(path, db, capsys, message)
+
+
+def _import_fails(
+    path: Path, db: str, capsys: pytest.CaptureFixture[str], message: str
+) -> tuple[int, int, bool]:
+    """``import path``'s exit status, its lines on stderr, and whether the first names the
+    file and starts with ``message``."""
     status = main(["import", str(path), "--db", db])
     err = capsys.readouterr().err
-    assert (1, 1, True) == (
-        status,
-        len(err.splitlines()),
-        err.startswith(f"events-calendar: {path}: {message}"),
-    )
+    return status, len(err.splitlines()), err.startswith(f"events-calendar: {path}: {message}")
