@@ -210,3 +210,36 @@ def test_answers_not_kept_are_built_for_each_reader(cal: ec.Calendar) -> None:
         [a.status_code for a in answers],
         CountingBackend.queries,
     )
+
+
+class WritingMidBuild(CountingBackend):
+    """A backend whose first event list query lets another connection commit a write, as
+    a busy calendar does while an answer is being built."""
+
+    other: ec.Calendar | None = None
+
+    def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
+        found = super().query(cls, flt, count=count)
+        if isinstance(flt, EventFilter) and type(self).queries == 1 and self.other is not None:
+            self.other.tags.create(name="Elsewhere")
+        return found
+
+
+def test_readers_waiting_on_an_answer_share_it_though_a_write_kept_it_out(
+    tmp_path: Path,
+) -> None:
+    """An answer built while another connection committed is not kept, but the readers that
+    asked while it was built, from the same view of the data, are answered with it rather
+    than each building it again (it is as fresh as their view); the next reader builds."""
+    backend = WritingMidBuild(tmp_path / "busy.db")
+    WritingMidBuild.queries = 0
+    cal = ec.Calendar(backend, clock=ec.FixedClock(NOW))
+    cal.events.create(title="First", start_date="2031-02-01 10:00", end_date="2031-02-01 11:00")
+    backend.other = ec.connect(f"sqlite:///{tmp_path / 'busy.db'}", clock=ec.FixedClock(NOW))
+    path = "/events?start_date=2031-01-01&end_date=2031-12-31"
+    answers = _all_at_once(cal, [path] * 6)
+    shared = WritingMidBuild.queries
+    later = _all_at_once(cal, [path])
+    backend.other.close()
+    assert (1, 1, 2) == (shared, len({a.content for a in answers}), WritingMidBuild.queries)
+    assert 200 == later[0].status_code

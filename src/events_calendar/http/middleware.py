@@ -16,6 +16,7 @@ from collections.abc import Hashable
 from datetime import date
 from functools import lru_cache
 
+import attrs
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, QueryParams
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -121,6 +122,16 @@ _CLOCK_PAGES = frozenset({"", "/"})
 _Key = tuple[str, str, str, date]
 
 
+@attrs.define
+class _Flight:
+    """An answer being built: the cache token of the view it is built from, the answer
+    once it is (``None`` if it is none to keep), and the event set then."""
+
+    token: int
+    answer: CachedResponse | None = None
+    done: asyncio.Event = attrs.field(factory=asyncio.Event)
+
+
 class CacheAnonymousReads:
     """Answers anonymous, cacheable GETs from the cache until a write changes them."""
 
@@ -136,9 +147,8 @@ class CacheAnonymousReads:
         self.cache = ResponseCache(now=calendar.now)
         self._catching_up = LoopLock()
         self._generations = SharedReads(calendar.backend.generation)
-        #: The keys whose answer a request of this loop is building, and the event set when
-        #: it is done (``_read``).
-        self._building: PerLoop[dict[_Key, asyncio.Event]] = PerLoop(dict)
+        #: The answers a request of this loop is building, by key (``_read``).
+        self._building: PerLoop[dict[_Key, _Flight]] = PerLoop(dict)
 
     def _key(self, scope: Scope) -> _Key:
         """The key of a read the cache may answer: the origin (links in the answer name
@@ -236,21 +246,25 @@ class CacheAnonymousReads:
         hit = self.cache.get(key)
         building = self._building()
         if hit is None and key in building:
-            # The same answer is being built: wait for it and ask the cache again, as a new
-            # read (a write may have come meanwhile), rather than build it once more. Fifty
-            # readers of a large feed the last write retired built it fifty times, a worker's
-            # threads at a time, holding up every uncached read behind them.
-            await building[key].wait()
-            token = await self._token()
-            hit = self.cache.get(key)
+            # The same answer is being built: wait for it rather than build it once more.
+            # Fifty readers of a large feed the last write retired built it fifty times, a
+            # worker's threads at a time, holding up every uncached read behind them.
+            flight = building[key]
+            await flight.done.wait()
+            if flight.token == token:  # built from this reader's view (or a later one):
+                hit = flight.answer  # fresh for it, kept or not (a commit came meanwhile)
+            else:
+                token = await self._token()
+                hit = self.cache.get(key)
         if hit is None:
-            built = building.setdefault(key, asyncio.Event())
+            flight = _Flight(token)
+            building.setdefault(key, flight)  # another's, if one began meanwhile, stays
             try:
-                hit = await self._build(scope, receive, send, key, token)
+                hit = flight.answer = await self._build(scope, receive, send, key, token)
             finally:
-                if building.get(key) is built:
+                if building.get(key) is flight:
                     del building[key]
-                built.set()
+                flight.done.set()
             if hit is None:
                 return
         await _deliver(scope, send, hit.status, list(hit.raw_headers), hit.body, hit.validators)
