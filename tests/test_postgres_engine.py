@@ -16,7 +16,7 @@ from events_calendar.backends.postgres import (
     describe_url,
     to_pyformat,
 )
-from events_calendar.errors import StorageUnavailable
+from events_calendar.errors import Conflict, StorageUnavailable
 from events_calendar.testing.engine_contract import EngineContract
 from events_calendar.testing.postgres import (
     TestDatabase,
@@ -205,3 +205,37 @@ def test_queued_writers_leave_readers_a_connection(
             writer.join()
         engine.close()
     assert (42, True, 12) == (answer, elapsed < 2, len(written))
+
+
+def test_a_writer_gives_up_on_a_lock_held_too_long(
+    database: TestDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write waits for another process's write lock at most ``WRITE_LOCK_TIMEOUT_SECONDS``
+    (SQLite's busy timeout is as long), then fails with ``Conflict`` and writes nothing; it
+    used to wait without limit. A lock freed within the limit is waited for, and the limit
+    does not outlive the wait: the transaction's own statements keep the connection's
+    setting (none)."""
+    monkeypatch.setattr(postgres_module, "WRITE_LOCK_TIMEOUT_SECONDS", 0.3)
+    engine = PostgresEngine(database.url)
+    engine.execute("CREATE TABLE waited (n INTEGER)")
+    try:
+        with psycopg.connect(database.url) as other:
+            other.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])  # held till rollback
+            started = time.monotonic()
+            refused = pytest.raises(Conflict, match="stayed locked by another writer")
+            with refused, engine.transaction():
+                engine.execute("INSERT INTO waited VALUES (1)")
+            waited = time.monotonic() - started
+            other.rollback()
+            monkeypatch.setattr(postgres_module, "WRITE_LOCK_TIMEOUT_SECONDS", 10.0)
+            other.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+            freeing = threading.Timer(0.2, other.rollback)
+            freeing.start()
+            with engine.transaction():
+                engine.execute("INSERT INTO waited VALUES (2)")
+                setting = engine.execute("SELECT current_setting('lock_timeout')").scalar()
+            freeing.join()
+        rows = engine.execute("SELECT n FROM waited").first_column()
+    finally:
+        engine.close()
+    assert ([2], "0", True) == (rows, setting, 0.25 < waited < 5)

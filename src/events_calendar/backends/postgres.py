@@ -41,6 +41,9 @@ __all__ = ["PostgresBackend", "PostgresDialect", "PostgresEngine", "describe_url
 
 #: The advisory lock every outermost write transaction (and every migration) takes first.
 WRITE_LOCK = 0x6563_616C_0001  # "ecal", 1
+#: How long a writer waits for another's write lock before giving up with ``Conflict``, as
+#: long as SQLite's busy timeout: the lock used to be waited for without limit.
+WRITE_LOCK_TIMEOUT_SECONDS = 60.0
 #: How long connecting may take before the database counts as unreachable.
 CONNECT_TIMEOUT_SECONDS = 5
 #: From this many rows on, an insert goes through ``COPY`` rather than ``INSERT``.
@@ -60,6 +63,24 @@ _ERRORS = DriverErrors(
     unavailable=(psycopg.OperationalError, psycopg.InterfaceError),
 )
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?|%")
+
+
+def take_write_lock(connection: psycopg.Connection[Any]) -> None:
+    """Take the write lock for the open transaction, waiting at most
+    ``WRITE_LOCK_TIMEOUT_SECONDS`` for another writer (then PostgreSQL's ``LockNotAvailable``,
+    which the engine turns into ``Conflict``).
+
+    Uncontended, one statement, as before. The wait's limit is set only around the wait and
+    put back after it, so the transaction's own statements (a bulk load's index drops, which
+    wait for readers) keep the connection's setting."""
+    taken = connection.execute("SELECT pg_try_advisory_xact_lock(%s)", [WRITE_LOCK]).fetchone()
+    if taken == (True,):
+        return
+    found = connection.execute("SELECT current_setting('lock_timeout')").fetchone()
+    wait = f"{round(WRITE_LOCK_TIMEOUT_SECONDS * 1000)}ms"
+    connection.execute("SELECT set_config('lock_timeout', %s, true)", [wait])
+    connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+    connection.execute("SELECT set_config('lock_timeout', %s, true)", [found[0] if found else "0"])
 
 
 @lru_cache(maxsize=4096)
@@ -209,7 +230,7 @@ class PostgresEngine(Engine):
             newest = self._schema_version(connection)
         if newest is None or newest < known:
             with self._translating(), connection.transaction():
-                connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+                take_write_lock(connection)
                 connection.execute(
                     "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY,"
                     " name TEXT NOT NULL, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
@@ -226,7 +247,7 @@ class PostgresEngine(Engine):
             if migration.version <= newest:
                 continue
             with self._translating(), connection.transaction():
-                connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+                take_write_lock(connection)
                 done = connection.execute(
                     "SELECT 1 FROM schema_migrations WHERE version = %s", [migration.version]
                 ).fetchone()
@@ -277,7 +298,7 @@ class PostgresEngine(Engine):
         if connection is None:
             self._check_open()  # before queueing behind this process's writers
             with self._writers, self._borrowed(read_only=False) as connection:
-                connection.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+                take_write_lock(connection)
                 yield
             return
         if self._local.read_only:
