@@ -398,24 +398,22 @@ class SQLiteEngine(Engine):
         ``BEGIN IMMEDIATE`` first, ``connect()`` waited for it and failed after the busy
         timeout. ``_migrate`` reads it all again under the write lock, since another opener
         may have written in between. A newer schema is refused here already."""
-        applied = self._applied_migrations()
-        self._refuse_newer(applied)
-        if not {name for name, _ in STEPS}.issubset(applied):
+        if self._lacks_migrations():
             return True
         (folded_by,) = self._writer.execute(f"SELECT unicode FROM {FOLDED_BY}").fetchone()
         return bool(folded_by != unicodedata.unidata_version)
 
     def _migrate(self) -> None:
         """Apply the migrations the file lacks; none, and sqlite-utils is not imported."""
-        applied = self._applied_migrations()
-        self._refuse_newer(applied)
-        if not {name for name, _ in STEPS}.issubset(applied):
+        if self._lacks_migrations():
             migrations().apply(self.db)
         refold_search_indexes(self._writer.execute)
 
-    def _refuse_newer(self, applied: Sequence[str]) -> None:
-        """A file migrated by a newer version holds what this code cannot read correctly:
-        refuse it whole rather than use it half-understood."""
+    def _lacks_migrations(self) -> bool:
+        """Whether a migration of this code is not applied to the file yet. A file migrated
+        by a newer version holds what this code cannot read correctly: it is refused whole
+        rather than used half-understood."""
+        applied = self._applied_migrations()
         known = {name for name, _ in STEPS}
         unknown = [name for name in applied if name not in known]
         if unknown:
@@ -424,6 +422,7 @@ class SQLiteEngine(Engine):
                 f"its schema is newer than this version of events_calendar (migration "
                 f"{unknown[-1]!r}); upgrade events_calendar to open it",
             )
+        return not known.issubset(applied)
 
     def _applied_migrations(self) -> list[str]:
         """The names of the migrations applied to the file, in the order they were, read
