@@ -390,6 +390,23 @@ def test_from_dataframe_refuses_a_key_the_frame_lacks(cal: ec.Calendar) -> None:
     assert (["key"], []) == (list(caught.value.fields), list(cal.events.iter()))
 
 
+@pytest.mark.parametrize("load", ["from_dataframe", "bulk_create"])
+@pytest.mark.parametrize("names", [["title", "title"], [1, "1"]])
+def test_a_frame_naming_one_field_twice_is_refused(
+    cal: ec.Calendar, load: str, names: list[object]
+) -> None:
+    """Two columns for one field (``title`` twice, or ``1`` and ``"1"``) are refused before
+    any row is written. A row read as a mapping keeps one of the two cells: "First" was
+    dropped without a word and both events were titled "Second"."""
+    frame = pd.DataFrame(
+        [["First", "Second", "2031-01-01 10:00", "2031-01-01 11:00"]],
+        columns=[*names, "start_date", "end_date"],
+    )
+    with pytest.raises(InvalidParameter, match=f"column {str(names[0])!r} appears twice") as caught:
+        getattr(cal.events, load)(frame)
+    assert (["frame"], []) == (list(caught.value.fields), list(cal.events.iter()))
+
+
 def test_from_dataframe_refuses_an_ambiguous_key(cal: ec.Calendar) -> None:
     """A key value two existing events share names no one event: refused, nothing written."""
     for _ in range(2):

@@ -305,7 +305,21 @@ class FrameRows:
 
 def rows_of(frame: pd.DataFrame, kind: str = "event") -> FrameRows:
     """The rows of ``frame`` as ``create`` keyword arguments (``bulk_create`` takes these)."""
+    _refuse_repeated_columns(frame)
     return FrameRows(frame, kind)
+
+
+def _refuse_repeated_columns(frame: pd.DataFrame) -> None:
+    """A field named by two columns (``title`` twice, or ``1`` and ``"1"``) is refused before
+    anything is written: a row read as a mapping keeps one of the two cells, and the other
+    was dropped without a word."""
+    seen: set[str] = set()
+    for name in map(str, frame.columns):
+        if name in seen:
+            raise InvalidParameter.one(
+                "frame", f"the column {name!r} appears twice; give each field one column"
+            )
+        seen.add(name)
 
 
 @attrs.frozen
@@ -524,6 +538,7 @@ def from_dataframe(
         raise InvalidParameter.one("key", f"the frame has no {key!r} column to match rows on")
     if on_conflict not in ("skip", "update"):
         raise InvalidParameter.one("on_conflict", "send 'skip' or 'update'")
+    _refuse_repeated_columns(frame)
     outcomes: list[RowOutcome] = []
     backend = collection._ctx.backend
     with tracking(progress, total=len(frame), unit="rows") as advance, backend.transaction():
