@@ -191,10 +191,10 @@ def _feed_and_backup(tmp_path: Path) -> dict[str, str]:
     ("fmt", "option", "why"),
     [
         ("ics", ["--kind", "venues"], "kind: an iCalendar file holds events"),
-        ("ics", ["--map", "What=title"], "mapping: a mapping reads CSV columns"),
+        ("ics", ["--map", "What=title"], "map: map= (--map) reads CSV columns"),
         ("ics", ["--key", "Ref"], "key: a key column is a CSV column"),
         ("json", ["--kind", "events"], "kind: a JSON backup holds every kind"),
-        ("json", ["--map", "What=title"], "mapping: a mapping reads CSV columns"),
+        ("json", ["--map", "What=title"], "map: map= (--map) reads CSV columns"),
         ("json", ["--key", "Ref"], "key: a key column is a CSV column"),
         ("json", ["--status", "draft"], "status: a JSON backup keeps each record's own status"),
         ("json", ["--partial"], "partial: a backup restores into an empty calendar whole"),
@@ -231,7 +231,7 @@ def test_a_map_naming_no_column_of_the_file_is_refused(
     status = main(["import", _csv(tmp_path), "--map", "Nope=venue", "--db", db])
     assert (1, True, []) == (
         status,
-        "mapping: the file has no column 'Nope'" in capsys.readouterr().err,
+        "map: the file has no column 'Nope'" in capsys.readouterr().err,
         _titles(db),
     )
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .backends import default_url, open_backend
 from .context import Context
 from .dates import Clock, SystemClock
+from .errors import InvalidParameter
 from .events import EventCollection
 from .linked import LinkedCollection
 from .permissions import Actor
@@ -160,10 +161,12 @@ class Calendar:
         dry_run: bool = False,
         on_conflict: Literal["skip", "update"] = "skip",
         partial: bool = False,
-        mapping: Mapping[str, str] | None = None,
+        map: Mapping[str, str] | None = None,
         status: str | None = None,
         key: str | None = None,
+        window: tuple[object, object] | None = None,
         progress: ProgressArg = None,
+        mapping: Mapping[str, str] | None = None,
     ) -> ImportReport:
         """Import a CSV file (events, venues or organizers, in the reference's importer
         layout), an iCalendar file, or a JSON backup; returns what happened to each row.
@@ -171,10 +174,15 @@ class Calendar:
         Rows are matched to stored records by ``key`` (a CSV column; by default an event's
         title and start, a venue's or organizer's name, an iCalendar UID, a backup's slugs)
         and skipped or updated (``on_conflict``). Atomic: one refused row writes nothing
-        unless ``partial``; ``dry_run`` writes nothing. See ``docs/import-export.md``.
+        unless ``partial``; ``dry_run`` writes nothing. ``map`` reads CSV columns as fields,
+        as the CLI's ``--map`` (``mapping`` is its earlier name); ``window=(start, end)``
+        bounds an iCalendar file's recurring events, as ``--window``. See
+        ``docs/import-export.md``.
         """
         from .io.files import import_file  # the io package loads only when used
 
+        if map is not None and mapping is not None:
+            raise InvalidParameter.one("map", "send map= or its earlier name mapping=, not both")
         return import_file(
             self,
             path,
@@ -183,9 +191,10 @@ class Calendar:
             dry_run=dry_run,
             on_conflict=on_conflict,
             partial=partial,
-            mapping=mapping,
+            mapping=map if map is not None else mapping,
             status=status,
             key=key,
+            window=window,
             progress=progress,
         )
 

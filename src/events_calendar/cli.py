@@ -271,9 +271,10 @@ def _import_into(cal: Calendar, args: argparse.Namespace) -> ImportReport:
             dry_run=args.dry_run,
             on_conflict=args.on_conflict,
             partial=args.partial,
-            mapping=_mapping(args.map),
+            map=_mapping(args.map),
             status=args.status,
             key=args.key,
+            window=tuple(args.window) if args.window else None,
             progress=True if sys.stderr.isatty() else None,
         )
     except OSError as error:
@@ -369,6 +370,13 @@ def _io_parsers(commands: Any, db_help: str) -> None:
     )
     imp.add_argument("--status", help="the status imported records get (default: publish)")
     imp.add_argument("--key", metavar="COLUMN", help="the CSV column that identifies a row")
+    imp.add_argument(
+        "--window",
+        nargs=2,
+        metavar=("START", "END"),
+        help="the days an iCalendar file's recurring events are expanded over "
+        "(default: yesterday to 24 months ahead)",
+    )
     imp.add_argument("--db", type=_db_url, help=db_help)
     imp.set_defaults(run=_import)
 

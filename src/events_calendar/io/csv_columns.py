@@ -144,7 +144,7 @@ def layout(
         if column is None:
             ids = ", ".join(c.id for c in COLUMNS[kind])
             raise InvalidParameter.one(
-                "mapping", f"{target!r} (for {source!r}) is no {kind} column; use one of {ids}"
+                "map", f"{target!r} (for {source!r}) is no {kind} column; use one of {ids}"
             )
         mapped[normalize(source, kind)] = column
     found: list[str | None] = []
@@ -171,5 +171,5 @@ def layout(
     ]
     if absent:  # a mapping that reads nothing: a typo, or the wrong file
         columns = ", ".join(repr(source) for source in absent)
-        raise InvalidParameter.one("mapping", f"the file has no column {columns}")
+        raise InvalidParameter.one("map", f"the file has no column {columns}")
     return Layout(tuple(found), tuple(unknown), key_at, tuple(repeated))

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from ..dates import default_window, format_wall, query_bound
 from ..errors import CalendarError, InvalidParameter
 from ..progress import ProgressArg
 from ..transfer import restore
@@ -23,7 +25,7 @@ from .csv_read import default_key, read_csv
 from .csv_write import write_csv
 from .importer import OnConflict, import_rows
 from .report import ImportReport, RowOutcome
-from .rows import MAX_LINE, ImportKind, SourceRow, UnreadableFile
+from .rows import MAX_LINE, ImportKind, SourceRow, UnreadableFile, one_line
 from .walk import walk_events
 
 if TYPE_CHECKING:
@@ -104,6 +106,11 @@ _NOT_CSV: dict[Format, _Keyed] = {
 }
 
 
+#: An import window as given: a start and an end (dates as list filters take them, either
+#: ``None`` for the default window's side).
+WindowArg = tuple[object, object] | None
+
+
 def _refuse_csv_options(
     fmt: Format, kind: str | None, mapping: Mapping[str, str] | None, key: str | None
 ) -> None:
@@ -116,7 +123,7 @@ def _refuse_csv_options(
             "kind", f"{keyed.name} {keyed.holds}; kind= (--kind) says what a CSV file holds"
         )
     if mapping:
-        raise InvalidParameter.one("mapping", f"a mapping reads CSV columns; {keyed.name} has none")
+        raise InvalidParameter.one("map", f"map= (--map) reads CSV columns; {keyed.name} has none")
     if key is not None:
         raise InvalidParameter.one(
             "key", f"a key column is a CSV column; {keyed.name} is keyed by {keyed.keyed_by}"
@@ -135,13 +142,15 @@ def import_file(
     mapping: Mapping[str, str] | None = None,
     status: str | None = None,
     key: str | None = None,
+    window: WindowArg = None,
     progress: ProgressArg = None,
     max_line: int = MAX_LINE,
 ) -> ImportReport:
     """Import a CSV, iCalendar or JSON backup file (see ``Calendar.import_file``).
 
     ``kind`` (CSV: what the file holds, events when not given), ``mapping`` and ``key`` are
-    CSV options, refused for the other formats (``kind="event"`` stays for iCalendar)."""
+    CSV options, refused for the other formats (``kind="event"`` stays for iCalendar);
+    ``window`` bounds an iCalendar file's recurring events and is refused for the others."""
     # Read strictly (``validation.read_flag``) before the file is opened: a backup's import
     # takes them from here, CSV and iCalendar ones through ``import_rows``, which reads them too.
     dry_run = read_flag(dry_run, field="dry_run")
@@ -151,6 +160,11 @@ def import_file(
         record_kind = _kind(kind or "event")
     else:
         _refuse_csv_options(fmt, kind, mapping, key)
+    if window is not None and fmt != "ics":
+        raise InvalidParameter.one(
+            "window", "window= (--window) bounds the recurring events of an iCalendar file"
+        )
+    bounds = _import_window(cal, window)  # read before the file is opened, as the flags
     if fmt == "json" and status is not None:
         raise InvalidParameter.one(
             "status",
@@ -190,14 +204,62 @@ def import_file(
         if fmt == "ics":
             ical = _ical()
             data = ical.read_file(stream, where=where, max_line=max_line)
-            rows: Iterator[SourceRow] = ical.read_rows(data, where=where)
+            outside: list[str] = []
+            rows: Iterator[SourceRow] = ical.read_rows(
+                data, where=where, window=bounds, outside=outside
+            )
             del data  # the rows hold the text they need
-            return import_rows(cal, rows, kind="event", **options)
+            report = import_rows(cal, rows, kind="event", **options)
+            if not outside:
+                return report
+            # A file of series that all fall outside the window does hold events.
+            said = report.note if report.rows else ""
+            return attrs.evolve(report, note=_join(said, _outside_note(cal, outside, bounds)))
         return _import_backup(cal, read_backup(stream, where=where), options)
 
 
 def _join(*notes: str) -> str:
     return "; ".join(note for note in notes if note)
+
+
+def _import_window(cal: Calendar, window: WindowArg) -> tuple[datetime, datetime]:
+    """The span an iCalendar file's recurring events are expanded over, in UTC: the
+    calendar's default list window (yesterday to 24 months ahead, by its clock and zone),
+    or ``window``'s days, read as list filters read ``start_date`` and ``end_date``."""
+    start, end = default_window(cal.now(), cal.zone)
+    if window is None:
+        return start, end
+    if isinstance(window, str | bytes) or not isinstance(window, tuple | list) or len(window) != 2:
+        raise InvalidParameter.one(
+            "window", "send (start, end): two dates, None for the default window's side"
+        )
+    now = cal.now()
+    first, last = window
+    if first is not None:
+        start = query_bound(
+            first, edge="start", strict=False, zone=cal.zone, now=now, field="window"
+        )
+    if last is not None:
+        end = query_bound(last, edge="end", strict=False, zone=cal.zone, now=now, field="window")
+    if end < start:
+        raise InvalidParameter.one("window", "the window ends before it starts")
+    return start, end
+
+
+#: The series a note names before it counts the rest.
+_NAMED_SERIES = 5
+
+
+def _outside_note(cal: Calendar, uids: list[str], bounds: tuple[datetime, datetime]) -> str:
+    """What became of series with no occurrence in the window: not imported, and how to."""
+    days = " to ".join(format_wall(b.astimezone(cal.zone))[:10] for b in bounds)
+    named = ", ".join(f"UID {one_line(uid)}" for uid in uids[:_NAMED_SERIES])
+    more = f" and {len(uids) - _NAMED_SERIES} more" if len(uids) > _NAMED_SERIES else ""
+    was, it = ("was", "it") if len(uids) == 1 else ("were", "them")
+    return (
+        f"{len(uids)} recurring series with no occurrence from {days} {was} not imported "
+        f"({named}{more}); import {it} with window=(start, end) (--window START END)"
+    )
 
 
 def _import_backup(

@@ -86,12 +86,15 @@ def read_rows(
     where: str,
     window: _Window | None = None,
     zone: tzinfo | None = None,
+    outside: list[str] | None = None,
 ) -> Iterator[SourceRow]:
     """One ``SourceRow(kind="event")`` per VEVENT occurrence of ``data``, in file order.
 
     ``where`` names the file in errors; ``window`` bounds the expansion of recurring events
     (default: ``dates.default_window`` at the system clock, yesterday to 24 months ahead, in
-    ``zone`` or UTC); ``zone`` reads floating times when the file names no zone. Raises
+    ``zone`` or UTC); ``zone`` reads floating times when the file names no zone. The UID of
+    each series with no occurrence in the window is added to ``outside`` as the rows are
+    read: such a series gives no row, and an import says so rather than nothing. Raises
     ``UnreadableFile`` when ``data`` is not an iCalendar file at all. The file is parsed a
     few thousand events at a time (``ical_chunks``), the first of them now, so a parse
     error further on is raised while the rows are read.
@@ -101,9 +104,15 @@ def read_rows(
     cut = chunks(text)
     if cut is None:
         whole = _parse(text, where)
-        return (row for calendar in whole for row in _Reader(calendar, zone).rows(bounds))
+        return (
+            row
+            for calendar in whole
+            for row in _Reader(calendar, zone, outside=outside).rows(bounds)
+        )
     pending = (chunk for calendar in cut for chunk in calendar)
-    readers = (_Reader(_parse(c.text, where)[0], zone, c.first_number) for c in pending)
+    readers = (
+        _Reader(_parse(c.text, where)[0], zone, c.first_number, outside=outside) for c in pending
+    )
     first = next(readers, None)  # parsed now, like a whole file
     rest = (row for reader in readers for row in reader.rows(bounds))
     return chain(first.rows(bounds) if first is not None else (), rest)
@@ -201,9 +210,15 @@ class _Reader:
     """The VEVENTs of one VCALENDAR, read with the zones it declares."""
 
     def __init__(
-        self, calendar: icalendar.Calendar, zone: tzinfo | None, first_number: int = 1
+        self,
+        calendar: icalendar.Calendar,
+        zone: tzinfo | None,
+        first_number: int = 1,
+        *,
+        outside: list[str] | None = None,
     ) -> None:
         self.first_number = first_number  # of the calendar's first VEVENT, in its file
+        self.outside = outside  # the UIDs of series with no occurrence in the window
         declared = _named_zone(calendar.get("X-WR-TIMEZONE"))
         self.floating = declared or zone
         self.fallback = self.floating or UTC
@@ -277,6 +292,8 @@ class _Reader:
         if refused is not None:
             yield SourceRow(f"UID {one_line(uid)}", "event", key=f"uid:{uid}", refused=refused)
             return
+        if not found and self.outside is not None:
+            self.outside.append(uid)
         for occurrence in sorted(found):
             event = occurrence.as_component(False)
             yield self._row(event, uid, _recurrence_key(event.get("RECURRENCE-ID")))
