@@ -14,7 +14,6 @@ from . import bulk
 from .context import Context
 from .dates import all_day_span, on_wall_clock, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, PageNotFound
-from .io import dataframe
 from .linked import LinkedCollection
 from .listing import event_filter
 from .listing_stream import ITER_BATCH, given_query, keyset_batches, whole_query
@@ -361,6 +360,8 @@ class EventCollection(PostCollection[Event]):
         ``progress(done, total)`` after each batch (``total`` is ``None`` when ``rows`` has no
         length).
         """
+        from .io import dataframe  # when first used: ``import events_calendar`` stays light
+
         rows = dataframe.rows_of(rows) if dataframe.is_dataframe(rows) else rows
         return bulk.bulk_create(self, rows, progress=progress, atomic=atomic)
 

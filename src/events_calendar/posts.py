@@ -17,7 +17,6 @@ from . import posts_bulk
 from .coerce import as_int, clean_text, plain
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound
-from .io import dataframe
 from .lookups import free_slug, slug_taken, trash_slug
 from .progress import ProgressArg
 from .records import Event, Organizer, Venue
@@ -27,6 +26,8 @@ from .validation import read_flag, read_id, read_input, read_slug
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from .io.dataframe import DataFrameReport
 
 __all__ = ["Made", "PostCollection"]
 
@@ -304,6 +305,8 @@ class PostCollection(Generic[P]):
     def to_dataframe(self, *, progress: ProgressArg = None, **filters: Any) -> pd.DataFrame:
         """Every record ``iter(**filters)`` yields, as a pandas DataFrame with typed columns
         (see ``events_calendar.io.dataframe``); secrets such as passwords are left out."""
+        from .io import dataframe  # when first used: ``import events_calendar`` stays light
+
         return dataframe.to_dataframe(self, filters, progress=progress)
 
     def from_dataframe(
@@ -313,7 +316,7 @@ class PostCollection(Generic[P]):
         key: str | None = None,
         on_conflict: Literal["skip", "update"] = "skip",
         progress: ProgressArg = None,
-    ) -> dataframe.DataFrameReport:
+    ) -> DataFrameReport:
         """Create or update one record per row of ``frame`` (columns: ``create`` fields, or
         a frame ``to_dataframe`` made); returns what happened to each row.
 
@@ -325,6 +328,8 @@ class PostCollection(Generic[P]):
         written whole or not at all, in one transaction for the frame; a row that fails is
         reported with why and the others still go in.
         """
+        from .io import dataframe
+
         return dataframe.from_dataframe(
             self, frame, key=key, on_conflict=on_conflict, progress=progress
         )

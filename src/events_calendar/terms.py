@@ -17,7 +17,6 @@ from .coerce import MAX_INT, plain_fields
 from .context import Context
 from .display import plural
 from .errors import InvalidParameter, NotFound, TermExists
-from .io import dataframe
 from .listing import term_filter
 from .listing_stream import ITER_BATCH, given_query, keyset_batches, whole_query
 from .lookups import child_terms, free_slug, term_ids
@@ -142,6 +141,8 @@ class TermCollection(Generic[T]):
 
     def to_dataframe(self, *, progress: ProgressArg = None, **filters: Any) -> pd.DataFrame:
         """Every term ``iter(**filters)`` yields, as a pandas DataFrame with typed columns."""
+        from .io import dataframe  # when first used: ``import events_calendar`` stays light
+
         return dataframe.to_dataframe(self, filters, progress=progress)
 
     def create(self, **data: Any) -> T:
