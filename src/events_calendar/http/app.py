@@ -25,7 +25,7 @@ from starlette.types import Receive, Scope, Send
 from ..calendar import Calendar
 from ..coerce import MAX_INT
 from ..errors import CalendarError
-from .call import plain_or_call, start_call
+from .call import current_call, plain_or_call, start_call
 from .errors import HINT_HEADER, error_body, no_route_body
 from .fragments import Fragments
 from .handlers import Handler, handler_for, options
@@ -174,7 +174,9 @@ class _OtherMethod:
 
 async def _calendar_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, CalendarError)
-    status, body, hint = error_body(exc)
+    call = current_call(request)
+    declared = call.route.arg_names(request.method) if call else ()
+    status, body, hint = error_body(exc, declared)
     response = plain_or_call(request, status, body)
     response.headers[HINT_HEADER] = hint.encode("ascii", "replace").decode()[:500]
     return response

@@ -11,6 +11,7 @@ It imports no web framework, so the backend contract suite can ask it for status
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..errors import (
@@ -78,11 +79,24 @@ def no_route_body() -> dict[str, Any]:
     }
 
 
-def error_body(error: CalendarError) -> tuple[int, dict[str, Any], str]:
-    """(status, body, hint) for a core error."""
+def _in_declared_order(fields: Sequence[str], declared: Sequence[str]) -> list[str]:
+    """``fields`` in the order the route declares its arguments, as WordPress checks them
+    (the core reports them in the order the request gave them). A nested field
+    (``venue.website``) goes where its argument (``venue``) is; any field the route does
+    not declare goes last, in the order given."""
+    position = {name: i for i, name in enumerate(declared)}
+    last = len(position)
+    return sorted(fields, key=lambda field: position.get(field.split(".")[0], last))
+
+
+def error_body(
+    error: CalendarError, declared: Sequence[str] = ()
+) -> tuple[int, dict[str, Any], str]:
+    """(status, body, hint) for a core error; ``declared`` is the route's arguments, in the
+    order its errors name bad or missing ones."""
     hint = "; ".join(f"{name}: {why}" for name, why in error.fields.items()) or error.message
     if isinstance(error, MissingParameter):
-        names = list(error.fields)
+        names = _in_declared_order(list(error.fields), declared)
         return (
             400,
             {
@@ -107,7 +121,7 @@ def error_body(error: CalendarError) -> tuple[int, dict[str, Any], str]:
         codes = error.codes if isinstance(error, InvalidParameter) else {}
         params: dict[str, str] = {}
         details: dict[str, Any] = {}
-        for field in error.fields:
+        for field in _in_declared_order(list(error.fields), declared):
             name = field.split(".")[-1]
             params[name], detail = _param_problem(name, codes.get(field))
             if detail is not None:

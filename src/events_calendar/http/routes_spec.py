@@ -160,6 +160,14 @@ class Route:
         path = path.rstrip("/") or "/"
         return re.fullmatch(self.pattern, path, re.ASCII) is not None
 
+    def arg_names(self, method: str) -> list[str]:
+        """The arguments of the endpoint serving ``method``, in declared order (WordPress
+        checks them in this order, so its errors name bad ones in it)."""
+        for endpoint in self.endpoints:
+            if method in endpoint.methods:
+                return list(endpoint.merged_args())
+        return []
+
     def allowed_methods(self, *, can_write: bool) -> list[Method]:
         """The methods a caller may use here (the ``Allow`` header): reads, plus writes for
         callers allowed to write this kind of record."""
