@@ -211,7 +211,12 @@ def test_trashed_slug_cuts_long_slugs_to_191_characters() -> None:
 
 @pytest.mark.parametrize(
     ("slug", "expected"),
-    [("gala__trashed", "gala"), ("gala", "gala"), ("gala-2__trashed", "gala-2")],
+    [
+        ("gala__trashed", "gala"),
+        ("gala", "gala"),
+        ("gala-2__trashed", "gala-2"),
+        ("gala__trashed-2", "gala"),
+    ],
 )
 def test_untrashed_slug_removes_the_suffix(slug: str, expected: str) -> None:
     """Restoring from the trash drops the suffix; other slugs are unchanged."""

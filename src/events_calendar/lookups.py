@@ -11,11 +11,19 @@ from collections.abc import Collection
 
 from .queries import EventFilter, TermFilter
 from .records import RECORD_CLASSES, Event, Kind
-from .slugs import candidate_prefix, trashed_slug, unique_slug
+from .slugs import candidate_prefix, trashed_slug, unique_slug, untrashed_slug
 from .statuses import Status
 from .storage import Storage
 
-__all__ = ["child_terms", "free_slug", "linking_events", "slug_taken", "term_ids", "trash_slug"]
+__all__ = [
+    "child_terms",
+    "free_slug",
+    "linking_events",
+    "restored_slug",
+    "slug_taken",
+    "term_ids",
+    "trash_slug",
+]
 
 
 def term_ids(storage: Storage, kind: Kind, keys: Collection[str]) -> dict[str, int]:
@@ -50,6 +58,16 @@ def trash_slug(storage: Storage, kind: Kind, slug: str, *, claimed: set[str] | N
     """The slug a record takes in the trash: ``<slug>__trashed``, or the next free one when
     another trashed record already holds it."""
     base = trashed_slug(slug)
+    return free_slug(storage, kind, base, claimed=claimed) if base else base
+
+
+def restored_slug(
+    storage: Storage, kind: Kind, slug: str, *, claimed: set[str] | None = None
+) -> str:
+    """The slug a record takes back when it leaves the trash: the one it had (WordPress's
+    ``wp_insert_post`` restores ``_wp_desired_post_slug``), or the next free one when a live
+    record took it meanwhile, as ``wp_unique_post_slug`` then numbers it."""
+    base = untrashed_slug(slug)
     return free_slug(storage, kind, base, claimed=claimed) if base else base
 
 

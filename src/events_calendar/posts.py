@@ -17,7 +17,7 @@ from . import posts_bulk
 from .coerce import as_int, clean_text, plain
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound
-from .lookups import free_slug, slug_taken, trash_slug
+from .lookups import free_slug, restored_slug, slug_taken, trash_slug
 from .progress import ProgressArg
 from .records import Event, Organizer, Venue
 from .slugs import slugify
@@ -211,6 +211,8 @@ class PostCollection(Generic[P]):
             if "slug" in clean and clean["slug"] != current.slug:
                 fields["slug"] = self._unique_slug(clean["slug"])
                 ctx.backend.add_slug_alias(self.kind, current.id, current.slug)
+            elif posts_bulk.leaves_trash(current, fields):
+                fields["slug"] = restored_slug(ctx.backend, self.kind, current.slug)
             fields["modified"] = ctx.now().astimezone(ctx.zone)
             record = attrs.evolve(current, **fields)
             self._check_record(record)

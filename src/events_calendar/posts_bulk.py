@@ -26,7 +26,7 @@ from .coerce import MAX_INT
 from .context import error_code
 from .display import plural
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound
-from .lookups import trash_slug
+from .lookups import restored_slug, trash_slug
 from .progress import ProgressArg, tracking
 from .records import Event, Organizer, Venue
 from .statuses import Status
@@ -35,7 +35,15 @@ from .validation import read_id, read_input
 if TYPE_CHECKING:
     from .posts import PostCollection
 
-__all__ = ["BULK_BATCH", "Target", "delete_many", "loaded", "target_ids", "update_many"]
+__all__ = [
+    "BULK_BATCH",
+    "Target",
+    "delete_many",
+    "leaves_trash",
+    "loaded",
+    "target_ids",
+    "update_many",
+]
 
 #: Records read and written per batch of a bulk change.
 BULK_BATCH = 1000
@@ -151,9 +159,12 @@ def update_many(
         if "author" in first:
             fixed["author"] = collection._author(first["author"])
         updated: list[P] = []
+        given: set[str] = set()  # slugs given back to records leaving the trash
         for _, batch in _batches(plans):  # phase 2: links resolved once, records built
             prepared = collection._prepare_many(batch)
             for (current, _clean), fields in zip(batch, prepared, strict=True):
+                if leaves_trash(current, fixed):
+                    fields["slug"] = restored_slug(ctx.backend, kind, current.slug, claimed=given)
                 record = attrs.evolve(current, **(fields | fixed))
                 collection._check_record(record)
                 updated.append(record)
@@ -163,6 +174,11 @@ def update_many(
                 ctx.backend.replace_many(records, links=relinked)
                 advance(at + len(records))
         return updated
+
+
+def leaves_trash(current: Event | Venue | Organizer, changes: Mapping[str, Any]) -> bool:
+    """Whether ``changes`` move a trashed record out of the trash: its slug comes back."""
+    return current.status == Status.TRASH and changes.get("status", Status.TRASH) != Status.TRASH
 
 
 def delete_many(

@@ -160,14 +160,14 @@ def is_stored_slug(slug: str) -> bool:
 
 
 def untrashed_slug(slug: str) -> str:
-    """The slug without the trash suffix: ``"gala__trashed"`` -> ``"gala"``.
+    """The slug without the trash suffix, numbered or not: ``"gala__trashed"`` and
+    ``"gala__trashed-2"`` -> ``"gala"``.
 
     A slug longer than 191 characters was cut when trashed; callers that must restore it exactly
     keep the original (the calendar keeps it as a slug alias).
     """
-    if slug.endswith(TRASHED_SUFFIX):
-        return slug[: -len(TRASHED_SUFFIX)]
-    return slug
+    base, suffix, _ = slug.partition(TRASHED_SUFFIX)
+    return base if suffix else slug
 
 
 def _truncate(slug: str, length: int) -> str:

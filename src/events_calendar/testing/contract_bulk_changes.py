@@ -195,6 +195,25 @@ class BulkChangesContract(ContractBase):
             cal.events.get(second.id).slug,
         )
 
+    def test_update_many_out_of_the_trash_gives_each_its_slug_back(
+        self, cal: ec.Calendar
+    ) -> None:
+        """Events leaving the trash together take back their slugs, numbered where two had
+        one (the second trashed ``Gala`` was ``gala__trashed-2``); a trashed event whose
+        changes keep it in the trash keeps its trash slug."""
+        first = make_event(cal, "Gala")
+        cal.events.delete(first.id)
+        second, kept = make_event(cal, "Gala"), make_event(cal, "Fair")
+        cal.events.delete_many([second.id, kept.id])
+        assert "gala__trashed-2" == cal.events.get(second.id).slug
+        cal.events.update_many([first.id, second.id], status="publish")
+        cal.events.update_many([kept.id], title="Fair again")
+        assert ("gala", "gala-2", "fair__trashed") == (
+            cal.events.get(first.id).slug,
+            cal.events.get(second.id).slug,
+            cal.events.get(kept.id).slug,
+        )
+
     def test_delete_many_unlinks_trashed_venues(self, cal: ec.Calendar) -> None:
         """Events stop pointing at venues trashed in bulk, as with ``delete``."""
         halls = [make(cal, "venue", f"Hall {n}") for n in range(2)]

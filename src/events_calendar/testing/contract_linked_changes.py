@@ -228,6 +228,34 @@ class LinkedChangeContract(ContractBase):
         assert ("trash", "corner-pub__trashed-2") == (trashed.status, trashed.slug)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
+    def test_leaving_the_trash_gives_the_slug_back(self, cal: ec.Calendar, kind: str) -> None:
+        """An update out of the trash restores the slug the record had, as WordPress's
+        ``wp_insert_post`` restores ``_wp_desired_post_slug``; the slug stayed
+        ``corner-pub__trashed``, a slug no live record can hold."""
+        record = make(cal, kind, "Corner Pub")
+        linked(cal, kind).delete(record.id)
+        back = linked(cal, kind).update(record.id, status="publish")
+        assert ("publish", "corner-pub", record.id) == (
+            back.status,
+            back.slug,
+            linked(cal, kind).get_by_slug("corner-pub").id,
+        )
+
+    @pytest.mark.parametrize("kind", LINKED_KINDS)
+    def test_a_slug_taken_meanwhile_is_numbered_on_leaving_the_trash(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """A live record that took the slug keeps it; the restored one takes the next free."""
+        first = make(cal, kind, "Corner Pub")
+        linked(cal, kind).delete(first.id)
+        second = make(cal, kind, "Corner Pub")
+        back = linked(cal, kind).update(first.id, status="draft")
+        assert ("corner-pub", "corner-pub-2") == (
+            linked(cal, kind).get(second.id).slug,
+            back.slug,
+        )
+
+    @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_delete_is_stored(self, cal: ec.Calendar, kind: str) -> None:
         """The trashed record reads back as ``delete`` returned it."""
         record = make(cal, kind, "Corner Pub")
