@@ -90,7 +90,12 @@ class UserDirectory:
         return user
 
     def get(self, login: str) -> User:
-        """The user with that login."""
+        """The user with that login, to full access or an administrator, and to a user
+        asking for themselves: logins and roles are not public (``list``). Judged before the
+        lookup, so a refusal says nothing of whether the login exists."""
+        me = self._ctx.actor.user
+        if me is None or login != me.login:
+            self._require_admin()
         user = self._find(login)
         if user is None:
             raise NotFound(

@@ -273,6 +273,21 @@ class UserContract(AccessContractBase):
         with pytest.raises(Forbidden, match="may not manage users"):
             editor.users.list()
 
+    @pytest.mark.parametrize("role", ROLES[1:])
+    def test_only_administrators_look_up_other_users(self, cal: ec.Calendar, role: str) -> None:
+        """Another user's login, role and email are not public, as the list is not: every
+        other role (and anonymous) is ``Forbidden``, for a login that exists or not alike.
+        A user may look themselves up. Anyone could read any user before."""
+        cal.users.create("alice", role="administrator", email="alice@example.org")
+        other = self.user_cal(cal, role, "mallory")
+        refused = []
+        for caller in (other, cal.as_user(None)):
+            for login in ("alice", "ghost"):
+                with pytest.raises(Forbidden, match="may not manage users") as info:
+                    caller.users.get(login)
+                refused.append(info.value.http_status)
+        assert ([403, 403, 401, 401], "mallory") == (refused, other.users.get("mallory").login)
+
     def test_editor_cannot_remove_users(self, cal: ec.Calendar) -> None:
         """Removing users needs an administrator; the user stays."""
         cal.users.create("alice")
