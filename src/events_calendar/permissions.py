@@ -26,6 +26,12 @@ from .statuses import LISTABLE_STATUSES, Role, Status
 __all__ = ["Actor"]
 
 _PUBLISHED = frozenset({Status.PUBLISH, Status.FUTURE, Status.PRIVATE})
+#: What a contributor may not edit or delete. WordPress judges a trashed post by the status
+#: it had before the trash, which records here do not keep: a contributor whose published
+#: record an editor trashed would have got back the rights publishing took away, so the
+#: trash is closed to contributors (their own trashed drafts included: an editor restores
+#: those).
+_CLOSED_TO_CONTRIBUTORS = _PUBLISHED | {Status.TRASH}
 
 
 @attrs.frozen
@@ -92,7 +98,7 @@ class Actor:
             return False
         if self._role_at_least(Role.AUTHOR):
             return True
-        return self._role_at_least(Role.CONTRIBUTOR) and status not in _PUBLISHED
+        return self._role_at_least(Role.CONTRIBUTOR) and status not in _CLOSED_TO_CONTRIBUTORS
 
     def can_read(self, author: int, status: Status) -> bool:
         """Read one record by id or slug (published records are public)."""

@@ -126,6 +126,36 @@ class RoleContract(AccessContractBase):
         assert before == snapshot(cal)
 
     @pytest.mark.parametrize("kind", POST_KINDS)
+    @pytest.mark.parametrize("was", ["publish", "draft"])
+    def test_the_trash_is_closed_to_contributors(
+        self, cal: ec.Calendar, kind: str, was: str
+    ) -> None:
+        """A contributor's record in the trash is out of their hands (403): no edit, no
+        restore, no removal. WordPress judges a trashed post by its status before the trash,
+        which records do not keep; an editor trashing a published record used to hand its
+        contributor back the rights publishing had taken (a rewrite, a restore, a ``force``
+        delete). An editor restores a contributor's trashed draft."""
+        contributor = self.user_cal(cal, "contributor")
+        record = create(contributor, kind, "Mine")
+        collection(cal, kind).update(record.id, status=was)
+        collection(cal, kind).delete(record.id)
+        before = snapshot(cal)
+        refused = []
+        for attempt in (
+            lambda: collection(contributor, kind).update(record.id, description="Better"),
+            lambda: collection(contributor, kind).update(record.id, status="pending"),
+            lambda: collection(contributor, kind).delete(record.id, force=True),
+        ):
+            with pytest.raises(Forbidden) as info:
+                attempt()
+            refused.append(forbidden(info.value))
+        assert ([("rest_forbidden", 403)] * 3, before, False) == (
+            refused,
+            snapshot(cal),
+            collection(contributor, kind).may_edit(record.id),
+        )
+
+    @pytest.mark.parametrize("kind", POST_KINDS)
     def test_contributor_cannot_edit_others_draft(self, cal: ec.Calendar, kind: str) -> None:
         """A contributor may not edit another user's draft (403)."""
         admin = self.user_cal(cal, "administrator")
