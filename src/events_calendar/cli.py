@@ -129,6 +129,10 @@ def _serve(args: argparse.Namespace) -> None:
         http=SingleWriteProtocol,  # each answer in one write to the socket
         log_level="warning",
         access_log=False,
+        # uvicorn believes these headers from 127.0.0.1 unless told otherwise: any local
+        # client (or tunnel) then chose its own address for the sign-in throttle.
+        proxy_headers=args.forwarded_allow_ips is not None,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
 
 
@@ -450,6 +454,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="requests a worker answers at once in threads; signed-in writes are batched "
         "apart (default: 2)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        help="addresses of the proxies whose X-Forwarded-For and X-Forwarded-Proto are "
+        "believed, comma-separated ('*': any); by default none, and a client's address is "
+        "the connection's",
     )
     serve.set_defaults(run=_serve)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 import events_calendar as ec
@@ -141,11 +143,13 @@ class RoleContract(AccessContractBase):
         collection(cal, kind).delete(record.id)
         before = snapshot(cal)
         refused = []
-        for attempt in (
-            lambda: collection(contributor, kind).update(record.id, description="Better"),
-            lambda: collection(contributor, kind).update(record.id, status="pending"),
-            lambda: collection(contributor, kind).delete(record.id, force=True),
-        ):
+        mine = collection(contributor, kind)
+        attempts: list[Callable[[], object]] = [
+            lambda: mine.update(record.id, description="Better"),
+            lambda: mine.update(record.id, status="pending"),
+            lambda: mine.delete(record.id, force=True),
+        ]
+        for attempt in attempts:
             with pytest.raises(Forbidden) as info:
                 attempt()
             refused.append(forbidden(info.value))
