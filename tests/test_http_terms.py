@@ -89,6 +89,33 @@ def test_update_category(site: Site, method: str) -> None:
     )
 
 
+@pytest.mark.parametrize("parent", [1, 0, ""])
+def test_a_tag_write_with_a_parent_is_refused(site: Site, parent: object) -> None:
+    """The reference hands tag writes to WordPress's term routes, which refuse a parent
+    (tags are not nested); ours ignored it and answered 201 and 200."""
+    tag = site.post("/tags", json={"name": "Outdoor"}, as_="admin").json()
+    refused = {
+        "code": "rest_taxonomy_not_hierarchical",
+        "message": "Cannot set parent term, taxonomy is not hierarchical.",
+        "data": {"status": 400},
+    }
+    created = site.post("/tags", json={"name": "Indoor", "parent": parent}, as_="admin")
+    updated = site.patch(f"/tags/{tag['id']}", json={"parent": parent}, as_="admin")
+    assert [(400, refused)] * 2 == [(r.status_code, r.json()) for r in (created, updated)]
+
+
+def test_a_term_update_to_a_taken_slug_is_refused(site: Site) -> None:
+    """``wp_update_term`` refuses a slug another term holds; ours numbered it silently."""
+    site.post("/tags", json={"name": "Outdoor"}, as_="admin")
+    tag = site.post("/tags", json={"name": "Indoor"}, as_="admin").json()
+    response = site.patch(f"/tags/{tag['id']}", json={"slug": "outdoor"}, as_="admin")
+    assert (400, "duplicate_term_slug", "indoor") == (
+        response.status_code,
+        response.json()["code"],
+        site.get(f"/tags/{tag['id']}").json()["slug"],
+    )
+
+
 def test_reparent_a_category(site: Site) -> None:
     """PATCH parent moves a category under another; its url follows."""
     music = site.category()

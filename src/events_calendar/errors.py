@@ -30,8 +30,10 @@ __all__ = [
     "InvalidParameter",
     "MissingParameter",
     "NotFound",
+    "NotHierarchical",
     "NotSupported",
     "PageNotFound",
+    "SlugTaken",
     "StorageUnavailable",
     "TermExists",
     "WrongKind",
@@ -194,6 +196,33 @@ class TermExists(CalendarError):
         self.term_id = term_id
         #: ``"category"`` (unique per parent) or ``"tag"`` (unique in the taxonomy).
         self.kind = kind
+
+
+class NotHierarchical(CalendarError, ValueError):
+    """A parent given for a tag: tags are not nested (WordPress's term routes answer
+    ``rest_taxonomy_not_hierarchical``)."""
+
+    code = "rest_taxonomy_not_hierarchical"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Cannot set parent term, taxonomy is not hierarchical.",
+            fields={"parent": "tags have no parent; leave parent out"},
+        )
+
+
+class SlugTaken(CalendarError, ValueError):
+    """A slug asked for on a term update that another term of the kind holds (WordPress's
+    ``wp_update_term`` answers ``duplicate_term_slug``; a create numbers it instead)."""
+
+    code = "duplicate_term_slug"
+
+    def __init__(self, slug: str) -> None:
+        super().__init__(
+            f"The slug \u201c{slug}\u201d is already in use by another term.",
+            fields={"slug": "send a slug no other term has, or leave slug out"},
+        )
+        self.slug = slug
 
 
 class Conflict(CalendarError):

@@ -16,10 +16,10 @@ from . import posts_bulk
 from .coerce import MAX_INT, plain_fields
 from .context import Context
 from .display import plural
-from .errors import InvalidParameter, NotFound, TermExists
+from .errors import InvalidParameter, NotFound, NotHierarchical, SlugTaken, TermExists
 from .listing import term_filter
 from .listing_stream import ITER_BATCH, given_query, keyset_batches, whole_query
-from .lookups import child_terms, free_slug, term_ids
+from .lookups import child_terms, free_slug, slug_taken, term_ids
 from .progress import ProgressArg, tracking
 from .queries import Page, TermFilter, TermQuery
 from .records import Category, Tag
@@ -148,9 +148,12 @@ class TermCollection(Generic[T]):
     def create(self, **data: Any) -> T:
         """Create a term; a sibling with the same name is a ``TermExists`` error."""
         ctx, data = self._ctx, plain_fields(data)
+        parented = self._takes_parent(data)
         _refuse_blank_texts(data, creating=True)  # validation first (fact sheet 2)
         clean = read_input(self._cls, data, ctx, creating=True)
         ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind} terms")
+        if parented is False:
+            raise NotHierarchical()
         with ctx.backend.transaction():
             return self._insert(clean)
 
@@ -170,9 +173,12 @@ class TermCollection(Generic[T]):
         current = self.get(term_id)  # an unknown id, then bad input, before the right to edit
         refuse_missing(self._cls, changes, creating=False)  # a name of NaN: missing, as create
         changes = plain_fields(changes)
+        parented = self._takes_parent(changes)
         _refuse_blank_texts(changes, creating=False)
         clean = read_input(self._cls, changes, ctx, creating=False)
         ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
+        if parented is False:
+            raise NotHierarchical()
         with ctx.backend.transaction():
             current = self.get(term_id)  # again, under the write lock: no update is lost
             if "name" in clean or "parent" in clean:
@@ -186,7 +192,7 @@ class TermCollection(Generic[T]):
                     "parent", "send a category that is not this one or one of its sub-categories"
                 )
             if "slug" in clean and clean["slug"] != current.slug:
-                clean["slug"] = self._unique_slug(clean["slug"])
+                clean["slug"] = self._updated_slug(clean, current)
             term = attrs.evolve(current, **clean)
             ctx.backend.replace(term)
             return self.get(term_id)
@@ -294,6 +300,31 @@ class TermCollection(Generic[T]):
                 return True
             seen |= frontier
         return False
+
+    def _takes_parent(self, given: dict[str, Any]) -> bool | None:
+        """Whether ``given`` names a parent the kind can take: ``None`` when it names none,
+        ``False`` for a tag's (taken out of ``given``: the other fields are checked first,
+        and the caller's rights, as WordPress's term routes do before they refuse it)."""
+        if "parent" not in given:
+            return None
+        if self.kind == "category":
+            return True
+        del given["parent"]
+        return False
+
+    def _updated_slug(self, clean: dict[str, Any], current: T) -> str:
+        """The slug an update asks for, as stored. Another term's slug is refused
+        (``SlugTaken``), as ``wp_update_term`` refuses it, unless the update also moves the
+        term under another parent, where WordPress numbers it as a create does."""
+        wanted = slugify(clean["slug"]) or self.kind
+        moved = clean.get("parent", current.parent) != current.parent
+        if (
+            wanted != current.slug
+            and not moved
+            and slug_taken(self._ctx.backend, self.kind, wanted)
+        ):
+            raise SlugTaken(wanted)
+        return wanted if wanted == current.slug else self._unique_slug(wanted)
 
     def _unique_slug(self, text: str) -> str:
         return free_slug(self._ctx.backend, self.kind, slugify(text) or self.kind)

@@ -195,9 +195,7 @@ class BulkChangesContract(ContractBase):
             cal.events.get(second.id).slug,
         )
 
-    def test_update_many_out_of_the_trash_gives_each_its_slug_back(
-        self, cal: ec.Calendar
-    ) -> None:
+    def test_update_many_out_of_the_trash_gives_each_its_slug_back(self, cal: ec.Calendar) -> None:
         """Events leaving the trash together take back their slugs, numbered where two had
         one (the second trashed ``Gala`` was ``gala__trashed-2``); a trashed event whose
         changes keep it in the trash keeps its trash slug."""

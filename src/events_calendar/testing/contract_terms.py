@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 import events_calendar as ec
@@ -9,6 +11,8 @@ from events_calendar.errors import (
     InvalidParameter,
     MissingParameter,
     NotFound,
+    NotHierarchical,
+    SlugTaken,
     TermExists,
 )
 
@@ -201,6 +205,56 @@ class TermContract(ContractBase):
             terms(cal, kind).update(other.id, name="music")
         assert music.id == info.value.term_id
         assert before == snapshot(cal)
+
+    @pytest.mark.parametrize("kind", TERM_KINDS)
+    def test_term_update_to_another_terms_slug_is_refused(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """A slug asked for by an update that another term holds is ``SlugTaken``
+        (``duplicate_term_slug``, as ``wp_update_term`` answers) and changes nothing; it
+        used to be numbered (``music-2``) without a word. The term's own slug, in another
+        spelling, is no clash."""
+        terms(cal, kind).create(name="Music")
+        other = terms(cal, kind).create(name="Sports")
+        before = snapshot(cal)
+        with pytest.raises(SlugTaken, match="\u201cmusic\u201d is already in use") as info:
+            terms(cal, kind).update(other.id, slug="Music")
+        assert (("duplicate_term_slug", ["slug"]), before, "sports") == (
+            (info.value.code, list(info.value.fields)),
+            snapshot(cal),
+            terms(cal, kind).update(other.id, slug="SPORTS").slug,
+        )
+
+    def test_a_category_moved_under_another_parent_numbers_a_taken_slug(
+        self, cal: ec.Calendar
+    ) -> None:
+        """Moving a category under another parent with a slug another term holds numbers
+        the slug, as WordPress does there."""
+        cal.categories.create(name="Music")
+        parent = cal.categories.create(name="Live")
+        other = cal.categories.create(name="Sounds")
+        moved = cal.categories.update(other.id, slug="music", parent=parent.id)
+        assert ("music-2", parent.id) == (moved.slug, moved.parent)
+
+    @pytest.mark.parametrize("change", [{"parent": 1}, {"parent": 0}, {"parent": None}])
+    def test_a_tag_takes_no_parent(self, cal: ec.Calendar, change: dict[str, object]) -> None:
+        """Tags are not nested: a parent on a tag write, any value, is ``NotHierarchical``
+        (``rest_taxonomy_not_hierarchical``) and writes nothing."""
+        tag = cal.tags.create(name="Outdoor")
+        before = snapshot(cal)
+        refused = []
+        writes: list[Callable[[], object]] = [
+            lambda: cal.tags.create(name="Indoor", **change),
+            lambda: cal.tags.update(tag.id, name="Outside", **change),
+        ]
+        for write in writes:
+            with pytest.raises(NotHierarchical) as info:
+                write()
+            refused.append((info.value.code, list(info.value.fields)))
+        assert ([("rest_taxonomy_not_hierarchical", ["parent"])] * 2, before) == (
+            refused,
+            snapshot(cal),
+        )
 
     @pytest.mark.parametrize("kind", TERM_KINDS)
     def test_term_update_keeps_its_own_name(self, cal: ec.Calendar, kind: str) -> None:
