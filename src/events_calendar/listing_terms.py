@@ -11,6 +11,7 @@ from .permissions import Actor
 from .queries import TermFilter, TermOrder, TermQuery
 from .records import RECORD_CLASSES, Kind
 from .settings import Settings
+from .slugs import slugify
 from .storage import Storage
 
 __all__ = ["ORDER_DIRECTIONS", "TERM_ORDERS", "term_filter"]
@@ -64,7 +65,7 @@ def term_filter(
         if kind == "category"
         else None,  # tags are flat: WordPress ignores ``parent`` for them (tlist_parent)
         post=posts["event"] if query.event is not None else posts["post"],
-        slug=problems.check("slug", lambda: _nonempty(query.slug)),
+        slug=problems.check("slug", lambda: _slug(query.slug)),
         offset=page.offset,
         limit=page.per_page,
     )
@@ -80,6 +81,14 @@ def _nonempty(value: object) -> str | None:
     if not clean_text(value):
         raise Bad("send a text without NUL characters")
     return value.strip()
+
+
+def _slug(value: object) -> str | None:
+    """The ``slug`` filter as stored slugs are made: WordPress's term query runs it through
+    ``sanitize_title``, so ``HELLO World`` finds ``hello-world`` (a text no slug can be
+    made of, ``!!!``, finds nothing)."""
+    text = _nonempty(value)
+    return None if text is None else slugify(text)
 
 
 def _term_order(value: object) -> TermOrder:

@@ -218,6 +218,20 @@ class TermListContract(ContractBase):
         assert [sports.id] == ids(terms(cal, kind).list(slug="sport-events", hide_empty=False))
 
     @pytest.mark.parametrize("kind", TERM_KINDS)
+    @pytest.mark.parametrize(
+        ("given", "found"), [("SPORT-Events", True), ("sport events", True), ("!!!", False)]
+    )
+    def test_term_list_slug_is_read_as_slugs_are_made(
+        self, cal: ec.Calendar, kind: str, given: str, found: bool
+    ) -> None:
+        """``slug`` is made a slug first, as WordPress's term query runs it through
+        ``sanitize_title``: other cases and spaces find the term (they found nothing), and
+        a text no slug is made of finds nothing."""
+        sports = terms(cal, kind).create(name="Sports", slug="sport-events")
+        listed = terms(cal, kind).list(slug=given, hide_empty=False)
+        assert ([sports.id] if found else []) == ids(listed)
+
+    @pytest.mark.parametrize("kind", TERM_KINDS)
     def test_term_list_second_page(self, cal: ec.Calendar, kind: str) -> None:
         """``page`` and ``per_page`` slice the ordered list."""
         made = self._terms_in_use(cal, kind, ["A", "B", "C", "D", "E"])
