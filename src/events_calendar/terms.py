@@ -37,13 +37,17 @@ T = TypeVar("T", Category, Tag)
 NON_BLANK_FIELDS = ("name", "description", "slug")
 
 
-def _refuse_blank_texts(data: Mapping[str, Any], *, creating: bool) -> None:
-    """A sent name, description or slug must be non-empty text, on create and on update.
+def _read_term(
+    cls: type[Category | Tag], data: Mapping[str, Any], ctx: Context, *, creating: bool
+) -> dict[str, Any]:
+    """``read_input`` for a term, and a sent name, description or slug must be non-empty
+    text, on create and on update.
 
     The reference validates these arguments as non-empty strings, so an empty description is a
     400 there, where a venue's or an event's empty description clears it. On create a ``None``
-    counts as not sent (a missing name is then ``MissingParameter``).
-    """
+    counts as not sent (a missing name is then ``MissingParameter``). Every field is checked
+    before any is refused, as WordPress runs every argument's check: a blank description
+    and an unknown parent are named together (the parent went unsaid)."""
     bad = {
         name: "send a non-empty text"
         for name in NON_BLANK_FIELDS
@@ -51,8 +55,13 @@ def _refuse_blank_texts(data: Mapping[str, Any], *, creating: bool) -> None:
         and not (creating and data[name] is None)
         and not (isinstance(data[name], str) and data[name].strip())
     }
+    try:
+        clean = read_input(cls, data, ctx, creating=creating)
+    except InvalidParameter as more:
+        raise InvalidParameter({**more.fields, **bad}, codes=more.codes) from None
     if bad:
         raise InvalidParameter(bad)
+    return clean
 
 
 class TermCollection(Generic[T]):
@@ -149,8 +158,7 @@ class TermCollection(Generic[T]):
         """Create a term; a sibling with the same name is a ``TermExists`` error."""
         ctx, data = self._ctx, plain_fields(data)
         parented = self._takes_parent(data)
-        _refuse_blank_texts(data, creating=True)  # validation first (fact sheet 2)
-        clean = read_input(self._cls, data, ctx, creating=True)
+        clean = _read_term(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
         ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind} terms")
         if parented is False:
             raise NotHierarchical()
@@ -174,8 +182,7 @@ class TermCollection(Generic[T]):
         refuse_missing(self._cls, changes, creating=False)  # a name of NaN: missing, as create
         changes = plain_fields(changes)
         parented = self._takes_parent(changes)
-        _refuse_blank_texts(changes, creating=False)
-        clean = read_input(self._cls, changes, ctx, creating=False)
+        clean = _read_term(self._cls, changes, ctx, creating=False)
         ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
         if parented is False:
             raise NotHierarchical()
