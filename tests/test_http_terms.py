@@ -109,7 +109,7 @@ def test_a_term_update_to_a_taken_slug_is_refused(site: Site) -> None:
     site.post("/tags", json={"name": "Outdoor"}, as_="admin")
     tag = site.post("/tags", json={"name": "Indoor"}, as_="admin").json()
     response = site.patch(f"/tags/{tag['id']}", json={"slug": "outdoor"}, as_="admin")
-    assert (400, "duplicate_term_slug", "indoor") == (
+    assert (409, "duplicate_term_slug", "indoor") == (
         response.status_code,
         response.json()["code"],
         site.get(f"/tags/{tag['id']}").json()["slug"],

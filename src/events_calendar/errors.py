@@ -213,9 +213,13 @@ class NotHierarchical(CalendarError, ValueError):
 
 class SlugTaken(CalendarError, ValueError):
     """A slug asked for on a term update that another term of the kind holds (WordPress's
-    ``wp_update_term`` answers ``duplicate_term_slug``; a create numbers it instead)."""
+    ``wp_update_term`` answers ``duplicate_term_slug``; a create numbers it instead).
+
+    HTTP 409: the request is well formed and clashes with what is stored (WordPress gives
+    this error no status, so its REST server answers 500)."""
 
     code = "duplicate_term_slug"
+    status = 409
 
     def __init__(self, slug: str) -> None:
         super().__init__(

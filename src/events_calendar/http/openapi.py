@@ -284,7 +284,10 @@ def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
             "403": _json(f"The {noun} is not accessible to the caller", error),
         }
     if endpoint.action == "update":
-        return {"200": _json(f"The updated {noun}", record), "400": unknown, **denied}
+        updated = {"200": _json(f"The updated {noun}", record), "400": unknown, **denied}
+        if not post:
+            updated["409"] = _json(f"The slug asked for is another {noun}'s", error)
+        return updated
     gone = "moved to the trash" if post else "deleted for good"
     responses = {"200": _json(f"The {noun}, {gone}", record), "400": unknown, **denied}
     if post:
@@ -296,7 +299,8 @@ def _own_responses(route: Route, endpoint: Endpoint, error: Schema) -> Schema:
 _TRASH = (
     "Moves the record to the trash; nothing is deleted for good. A trashed record is still "
     "readable by editors and administrators (GET answers it, with status trash), and can be "
-    "restored by an update of its status; deleting it again answers 410."
+    "restored by an update of its status, which gives it back its slug; deleting it again "
+    "answers 410."
 )
 
 
