@@ -259,3 +259,27 @@ def test_a_malformed_form_body_is_a_typed_400(site: Site, content_type: str, bod
         "/events", content=body, headers={"Content-Type": content_type}, as_="admin"
     )
     assert (400, "rest_invalid_param", ["body"]) == answer(response)
+
+
+@pytest.mark.parametrize(
+    ("content_type", "read"),
+    [
+        ("application/json", True),
+        ("application/json; charset=utf-8", True),
+        ("Application/JSON", True),
+        ("application/merge-patch+json", True),
+        ("text/plain", False),
+        ("text/plain;charset=UTF-8", False),
+        (None, False),
+    ],
+)
+def test_a_body_is_read_as_json_only_when_its_type_says_so(
+    site: Site, content_type: str | None, read: bool
+) -> None:
+    """WordPress reads a body as JSON only for a JSON media type: a tag's JSON sent as
+    ``text/plain`` (which a browser sends to any site without a preflight) or with no type
+    is not read, so the name is missing. Ours read any body as JSON."""
+    headers = {} if content_type is None else {"Content-Type": content_type}
+    response = site.post("/tags", content=b'{"name": "Plain"}', headers=headers, as_="admin")
+    expected = (201, None) if read else (400, "rest_missing_callback_param")
+    assert expected == (response.status_code, response.json().get("code"))

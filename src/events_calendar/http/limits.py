@@ -32,6 +32,7 @@ from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .params import is_json, media_type
 from .throttle import SignInLimits, SignInThrottle
 
 __all__ = [
@@ -169,10 +170,9 @@ class RequestLimits:
 
 
 def _read_as_json(headers: Headers) -> bool:
-    """Whether the app reads the body as JSON: any type but a form's (``params.read_params``;
-    a form's fields are bounded by count there)."""
-    kind = headers.get("content-type", "").split(";")[0].strip().lower()
-    return kind not in ("application/x-www-form-urlencoded", "multipart/form-data")
+    """Whether the app reads the body as JSON (``params.is_json``; a form's fields are
+    bounded by count in ``params.read_params``, and other bodies are not read)."""
+    return is_json(media_type(headers.get("content-type")))
 
 
 #: What separates or opens values in JSON text, outside its strings.

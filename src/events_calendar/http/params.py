@@ -21,7 +21,7 @@ from starlette.requests import Request
 
 from ..errors import InvalidParameter
 
-__all__ = ["InvalidJson", "bare_name", "read_params"]
+__all__ = ["InvalidJson", "bare_name", "is_json", "media_type", "read_params"]
 
 #: Why a parameter whose bytes are not UTF-8 is refused (``%ff``, an encoded lone surrogate).
 NOT_UTF8 = "send text as UTF-8 (percent-encoded UTF-8 bytes in a URL or form)"
@@ -136,12 +136,25 @@ def _pairs(raw: bytes, *, most: int | None = None) -> list[tuple[str, str]]:
         raise InvalidParameter({"body": f"send at most {most:,} fields"}) from None
 
 
+def media_type(content_type: str | None) -> str:
+    """The media type of a ``Content-Type`` header, lower-cased, without its parameters."""
+    return (content_type or "").split(";")[0].strip().lower()
+
+
+def is_json(media: str) -> bool:
+    """Whether a body of this media type is read as JSON: ``application/json`` or a
+    ``+json`` type, as WordPress's ``wp_is_json_media_type`` says. WordPress reads no other
+    body as JSON (a ``text/plain`` one, which browsers send across sites without asking,
+    is not read), so neither does this server."""
+    return media == "application/json" or media.endswith("+json")
+
+
 async def read_params(request: Request) -> dict[str, Any]:
     """Every parameter of the request, highest precedence last applied."""
     params = _collect(_pairs(request.scope.get("query_string", b"")))
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return params
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    content_type = media_type(request.headers.get("content-type"))
     raw = await request.body()
     if content_type == "application/x-www-form-urlencoded":
         params.update(_collect(_pairs(raw, most=MAX_FORM_FIELDS)))
@@ -154,7 +167,7 @@ async def read_params(request: Request) -> dict[str, Any]:
             why = f"send a well-formed multipart body: {detail}"
             raise InvalidParameter({"body": why}) from None
         params.update(_collect((k, v) for k, v in form.multi_items() if isinstance(v, str)))
-    elif raw.strip():
+    elif is_json(content_type) and raw.strip():
         try:
             body = json.loads(raw)
         except (ValueError, RecursionError) as error:
