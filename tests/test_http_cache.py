@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
@@ -14,6 +15,7 @@ import events_calendar as ec
 from events_calendar.backends.sqlite import SQLiteBackend
 from events_calendar.http import create_app
 from events_calendar.http.cache import cacheable
+from events_calendar.http.middleware import CacheAnonymousReads
 from events_calendar.queries import EventFilter
 from events_calendar.storage import Filter
 
@@ -214,25 +216,42 @@ def test_answers_not_kept_are_built_for_each_reader(cal: ec.Calendar) -> None:
 
 class WritingMidBuild(CountingBackend):
     """A backend whose first event list query lets another connection commit a write, as
-    a busy calendar does while an answer is being built."""
+    a busy calendar does while an answer is being built: once every reader has asked
+    (``asked``), so that none asks after the write or after the answer is done, which
+    made the test fail now and then."""
 
     other: ec.Calendar | None = None
+    asked = threading.Event()
 
     def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
         found = super().query(cls, flt, count=count)
         if isinstance(flt, EventFilter) and type(self).queries == 1 and self.other is not None:
+            assert self.asked.wait(timeout=30), "the readers never all asked"
             self.other.tags.create(name="Elsewhere")
         return found
 
 
 def test_readers_waiting_on_an_answer_share_it_though_a_write_kept_it_out(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An answer built while another connection committed is not kept, but the readers that
     asked while it was built, from the same view of the data, are answered with it rather
     than each building it again (it is as fresh as their view); the next reader builds."""
     backend = WritingMidBuild(tmp_path / "busy.db")
     WritingMidBuild.queries = 0
+    WritingMidBuild.asked = threading.Event()
+    tokens = 0
+    take_token = CacheAnonymousReads._token
+
+    async def counted(self: CacheAnonymousReads) -> int:
+        nonlocal tokens
+        token = await take_token(self)
+        tokens += 1
+        if tokens == 6:  # each reader has its view, and has looked for the answer in the
+            WritingMidBuild.asked.set()  # making before its next step on the loop
+        return token
+
+    monkeypatch.setattr(CacheAnonymousReads, "_token", counted)
     cal = ec.Calendar(backend, clock=ec.FixedClock(NOW))
     cal.events.create(title="First", start_date="2031-02-01 10:00", end_date="2031-02-01 11:00")
     backend.other = ec.connect(f"sqlite:///{tmp_path / 'busy.db'}", clock=ec.FixedClock(NOW))
