@@ -70,15 +70,17 @@ class PostCollection(Generic[P]):
     def id_for_slug(self, slug: str) -> int:
         """The id a slug resolves to; ``NotFound`` when none does.
 
-        The slug is tried as given, then lower-cased (WordPress sanitises a requested slug the
-        same way). A former slug, kept after a rename, resolves too, but never to a record in
-        the trash: the reference stops finding a trashed post by the slug it had (deleting it
-        twice by slug is an unknown slug, not "already in the trash"), and the slug is free for
-        a new record to take.
+        The slug is tried as given, then lower-cased, then made a slug (``slugify``: WordPress
+        sanitises a requested slug before the lookup, so ``Concert.`` and ``page ev 1`` find
+        ``concert`` and ``page-ev-1``). A former slug, kept after a rename, resolves too, but
+        never to a record in the trash: the reference stops finding a trashed post by the slug
+        it had (deleting it twice by slug is an unknown slug, not "already in the trash"), and
+        the slug is free for a new record to take.
         """
         backend = self._ctx.backend
         slug = read_slug(slug)
-        for candidate in dict.fromkeys((slug, slug.strip().lower()) if clean_text(slug) else ()):
+        tried = (slug, slug.strip().lower(), slugify(slug)) if clean_text(slug) else ()
+        for candidate in dict.fromkeys(c for c in tried if c):
             found = backend.find_slug(self.kind, candidate)
             if found is not None and (
                 slug_taken(backend, self.kind, candidate) or not self._in_trash(found)

@@ -30,6 +30,24 @@ class EventReadContract(EventContractBase):
         event = self.add_event(cal, title="Bastille Day Picnic")
         assert event == cal.events.get_by_slug("bastille-day-picnic")
 
+    @pytest.mark.parametrize(
+        "asked",
+        [
+            "Bastille Day Picnic",
+            "bastille.day.picnic",
+            "Bastille-Day-Picnic!",
+            "bastille--day-picnic-",
+        ],
+    )
+    def test_a_slug_is_looked_up_as_slugs_are_made(self, cal: ec.Calendar, asked: str) -> None:
+        """WordPress sanitises a requested slug before the lookup (lower case, ``.`` and
+        spaces to ``-``, other signs dropped), so each of these finds the event, for reads
+        and writes by slug alike; they were unknown slugs (only case and the spaces around
+        were forgiven)."""
+        event = self.add_event(cal, title="Bastille Day Picnic")
+        renamed = cal.events.update_by_slug(asked, title="Picnic")
+        assert (event.id, event.id) == (cal.events.get_by_slug(asked).id, renamed.id)
+
     def test_get_unknown_event_id_is_not_found(self, cal: ec.Calendar) -> None:
         """An id that names nothing is a 400 on id (evread_unknown)."""
         with pytest.raises(NotFound, match="Event with ID 999999 does not exist") as caught:
