@@ -66,9 +66,13 @@ def restored_slug(
 ) -> str:
     """The slug a record takes back when it leaves the trash: the one it had (WordPress's
     ``wp_insert_post`` restores ``_wp_desired_post_slug``), or the next free one when a live
-    record took it meanwhile, as ``wp_unique_post_slug`` then numbers it."""
+    record took it meanwhile, as ``wp_unique_post_slug`` then numbers it. A record put in
+    the trash by its status at creation has no trash suffix: it keeps its slug, which it
+    holds itself (numbering it against itself gave ``gala-3``)."""
     base = untrashed_slug(slug)
-    return free_slug(storage, kind, base, claimed=claimed) if base else base
+    if base == slug or not base:
+        return slug
+    return free_slug(storage, kind, base, claimed=claimed)
 
 
 def slug_taken(storage: Storage, kind: Kind, slug: str) -> bool:

@@ -256,6 +256,21 @@ class LinkedChangeContract(ContractBase):
         )
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
+    def test_a_record_made_in_the_trash_keeps_its_slug_on_leaving_it(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """A record created with the status ``trash`` holds its plain slug, as WordPress
+        gives it; leaving the trash keeps it (it was renumbered against itself)."""
+        first = make(cal, kind, "Corner Pub", status="trash")
+        second = make(cal, kind, "Corner Pub")
+        back = linked(cal, kind).update(first.id, status="publish")
+        assert ("corner-pub", "corner-pub-2", "corner-pub") == (
+            first.slug,
+            second.slug,
+            back.slug,
+        )
+
+    @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_delete_is_stored(self, cal: ec.Calendar, kind: str) -> None:
         """The trashed record reads back as ``delete`` returned it."""
         record = make(cal, kind, "Corner Pub")
