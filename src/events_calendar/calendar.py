@@ -129,13 +129,21 @@ class Calendar:
         """
         return self._context.backend.transaction()
 
-    def as_user(self, user: User | None) -> Calendar:
-        """This calendar, acting under ``user``'s role rules; ``None`` means anonymous.
+    def as_user(self, user: User | str | None) -> Calendar:
+        """This calendar, acting under ``user``'s role rules: a ``User``, or a login (an
+        unknown one is ``NotFound``); ``None`` means anonymous. Anything else is an
+        ``InvalidParameter`` naming ``user`` (a login was taken and failed at the first call).
 
         Views are kept per user value (a changed role or name is another value) and shared
         by every view of one calendar: the server asks for one per request, and building it
         (a context, six collections) was a twentieth of an uncached list's time. A view
         holds nothing but its context, so handing one out twice is safe."""
+        if isinstance(user, str):
+            user = self.users._named(user)
+        elif user is not None and not isinstance(user, User):
+            raise InvalidParameter.one(
+                "user", "send a User (cal.users.get(login)), a login, or None for anonymous"
+            )
         views = self._views
         view = views.get(user)
         if view is None:

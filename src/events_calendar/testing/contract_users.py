@@ -43,6 +43,25 @@ class UserContract(AccessContractBase):
         user = cal.users.create("alice", role="author", display_name="Alice A.")
         assert user == cal.users.get("alice")
 
+    def test_as_user_takes_a_login(self, cal: ec.Calendar) -> None:
+        """``as_user`` takes a login as well as a ``User``: the view acts for that user. An
+        unknown login is ``NotFound`` and anything else an ``InvalidParameter`` naming
+        ``user``, at once; a login used to be taken and fail at the first call with an
+        ``AttributeError``."""
+        alice = cal.users.create("alice", role="author")
+        view = cal.as_user("alice")
+        refused = []
+        for given in ("ghost", 5, {"login": "alice"}):
+            with pytest.raises((NotFound, InvalidParameter)) as info:
+                cal.as_user(given)  # type: ignore[arg-type]
+            refused.append(type(info.value).__name__)
+        made = view.venues.create(venue="Hall")
+        assert (alice, alice.id, ["NotFound", "InvalidParameter", "InvalidParameter"]) == (
+            view.user,
+            made.author,
+            refused,
+        )
+
     def test_get_unknown_user_is_not_found(self, cal: ec.Calendar) -> None:
         """An unknown login is ``NotFound`` with code ``user-not-found``."""
         with pytest.raises(NotFound, match="no user 'ghost'") as info:
