@@ -17,7 +17,7 @@ from .events import EventCollection
 from .linked import LinkedCollection
 from .permissions import Actor
 from .records import Category, Organizer, Tag, User, Venue
-from .settings import Settings
+from .settings import Settings, settings_of
 from .storage import Backend
 from .terms import TermCollection
 from .users import UserDirectory
@@ -58,14 +58,14 @@ class Calendar:
         self,
         backend: Backend,
         *,
-        settings: Settings | None = None,
+        settings: Settings | Mapping[str, Any] | None = None,
         clock: Clock | None = None,
         actor: Actor | None = None,
     ) -> None:
         self._bind(
             Context(
                 backend,
-                settings or Settings(),
+                settings_of(settings),
                 clock or SystemClock(),
                 actor or Actor.full_access(),
             )
@@ -229,13 +229,15 @@ class Calendar:
 def connect(
     url: str | None = None,
     *,
-    settings: Settings | None = None,
+    settings: Settings | Mapping[str, Any] | None = None,
     clock: Clock | None = None,
 ) -> Calendar:
     """Open a calendar on a database URL with full access.
 
     ``sqlite:///path.db`` (the default: ``$EVENTS_CALENDAR_DB``, else ``sqlite:///events.db``)
     stores in an SQLite file, ``sqlite://`` in a private in-memory SQLite database,
-    ``memory://`` in plain Python structures.
+    ``memory://`` in plain Python structures. ``settings`` is an ``ec.Settings`` or a mapping
+    of its fields, read before the database is opened (a bad one opens and creates nothing).
     """
-    return Calendar(open_backend(url or default_url()), settings=settings, clock=clock)
+    chosen = settings_of(settings)
+    return Calendar(open_backend(url or default_url()), settings=chosen, clock=clock)

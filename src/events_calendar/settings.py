@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import attrs
 
-__all__ = ["Settings"]
+from .errors import InvalidParameter
+
+__all__ = ["Settings", "settings_of"]
 
 
-def _positive(_: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if value < 1:
-        raise ValueError(f"{attribute.name} must be at least 1, not {value}")
+def _positive(_: object, attribute: attrs.Attribute[int], value: object) -> None:
+    """A whole number of at least 1 (not a bool, not a numeral in text): refused with the
+    library's own error naming the setting, as every bad input is (it was a bare
+    ``ValueError``, or a ``TypeError`` from the comparison for ``"10"``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidParameter.one(
+            attribute.name, f"send a whole number of at least 1, not {value!r}"
+        )
+
+
+def _text(_: object, attribute: attrs.Attribute[str], value: object) -> None:
+    if not isinstance(value, str):
+        raise InvalidParameter.one(attribute.name, f"send text, not {value!r}")
+
+
+def _position(_: object, attribute: attrs.Attribute[str], value: object) -> None:
+    if value not in ("prefix", "suffix"):
+        raise InvalidParameter.one(attribute.name, f"send 'prefix' or 'suffix', not {value!r}")
 
 
 @attrs.frozen(kw_only=True)
@@ -24,8 +44,33 @@ class Settings:
 
     per_page: int = attrs.field(default=10, validator=_positive)
     max_per_page: int = attrs.field(default=50, validator=_positive)
-    timezone: str = "UTC"
-    currency_symbol: str = "$"
-    currency_position: str = "prefix"
+    timezone: str = attrs.field(default="UTC", validator=_text)
+    currency_symbol: str = attrs.field(default="$", validator=_text)
+    currency_position: str = attrs.field(default="prefix", validator=_position)
     #: Events, venues and organizers per transaction in ``bulk_create``.
     bulk_batch_size: int = attrs.field(default=1000, validator=_positive)
+
+
+def settings_of(given: object) -> Settings:
+    """``Settings`` from what a caller passed as ``settings=``: ``None`` (the defaults), a
+    ``Settings``, or a mapping of its fields (``{"timezone": "Europe/Paris"}``); anything
+    else, or a field ``Settings`` does not have, is an ``InvalidParameter`` naming it."""
+    if given is None:
+        return Settings()
+    if isinstance(given, Settings):
+        return given
+    if not isinstance(given, Mapping):
+        raise InvalidParameter.one(
+            "settings", f"send ec.Settings(...) or a mapping of its fields, not {given!r}"
+        )
+    known = {field.name for field in attrs.fields(Settings)}
+    unknown = [str(name) for name in given if name not in known]
+    if unknown:
+        raise InvalidParameter(
+            {
+                name: f"Settings has no field {name!r}; send only {', '.join(known)}"
+                for name in unknown
+            }
+        )
+    fields: dict[str, Any] = {str(k): v for k, v in given.items()}
+    return Settings(**fields)
