@@ -64,6 +64,16 @@ def _read_term(
     return clean
 
 
+def _require_force(force: object) -> None:
+    """A term delete's ``force``: read strictly, and only ``True`` (terms have no trash)."""
+    if not read_flag(force, field="force"):
+        raise InvalidParameter.one(
+            "force",
+            "categories and tags have no trash: send force=True (the default) to delete "
+            "them for good",
+        )
+
+
 class TermCollection(Generic[T]):
     """Categories (``cal.categories``) or tags (``cal.tags``)."""
 
@@ -211,12 +221,14 @@ class TermCollection(Generic[T]):
         WordPress's ``wp_delete_term`` moves them, so a tree keeps its shape one level up
         instead of scattering the grandchildren to the top level.
 
-        ``force`` is there for the signature posts share; a term is removed either way (the
-        reference forces it too). It is still read strictly (``validation.read_flag``), so a
-        call written for posts (``force="no"``) is refused, not taken as a yes.
+        ``force`` is there for the signature posts share, and must be ``True``: a term has no
+        trash to move to, so ``force=False`` is refused (``InvalidParameter`` naming
+        ``force``, as WordPress's term routes answer ``rest_trash_not_supported``) rather
+        than taken as a removal; it was removed all the same. It is read strictly
+        (``validation.read_flag``), so a ``force="no"`` is refused too.
         """
         ctx = self._ctx
-        read_flag(force, field="force")
+        _require_force(force)
         current = self.get(term_id)  # an unknown id is refused before the right to delete
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
         backend = ctx.backend
@@ -229,7 +241,7 @@ class TermCollection(Generic[T]):
         return current
 
     def delete_many(
-        self, ids_or_filters: object, /, *, progress: ProgressArg = None
+        self, ids_or_filters: object, /, *, force: bool = True, progress: ProgressArg = None
     ) -> builtins.list[int]:
         """Remove many terms for good (as ``delete`` does each), in one transaction; returns
         their ids in the order given.
@@ -237,7 +249,9 @@ class TermCollection(Generic[T]):
         Terms are given as any iterable of ids or a mapping of ``list()`` filters (see
         ``PostCollection.update_many``). Every id is checked first; an unknown one is
         ``NotFound`` naming it (the field ``ids[3]`` is the fourth) and removes nothing.
+        ``force`` is read as ``delete`` reads it (``True``, the default, or refused).
         """
+        _require_force(force)
         ctx = self._ctx
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
         with ctx.backend.transaction():

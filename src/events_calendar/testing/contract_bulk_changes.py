@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -274,6 +275,31 @@ class BulkChangesContract(ContractBase):
             collection.delete(made[0].id, force="no")
         assert [{"force": "invalid_boolean"}] * 2 == [in_bulk.value.codes, alone.value.codes]
         assert before == snapshot(cal)
+
+    @pytest.mark.parametrize("kind", ["category", "tag"])
+    def test_a_term_delete_without_force_is_refused_as_terms_have_no_trash(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """``force=False`` asks for the trash, which terms lack: refused, naming ``force``,
+        by ``delete`` and ``delete_many`` alike, and the terms stay (``delete`` removed
+        them for good all the same, and ``delete_many`` took no ``force`` at all). The
+        default, and ``force=True``, remove them."""
+        kept, gone = (terms(cal, kind).create(name=n) for n in ("Kept", "Gone"))
+        refused = []
+        attempts: list[Callable[[], object]] = [
+            lambda: terms(cal, kind).delete(kept.id, force=False),
+            lambda: terms(cal, kind).delete_many([kept.id], force=False),
+        ]
+        for attempt in attempts:
+            with pytest.raises(InvalidParameter) as caught:
+                attempt()
+            refused.append(list(caught.value.fields))
+        removed = terms(cal, kind).delete_many([gone.id], force=True)
+        assert ([["force"], ["force"]], kept, [gone.id]) == (
+            refused,
+            terms(cal, kind).get(kept.id),
+            removed,
+        )
 
     @pytest.mark.parametrize("kind", ["category", "tag"])
     def test_term_delete_refuses_a_force_that_is_not_a_boolean(
