@@ -259,7 +259,7 @@ class PostCollection(Generic[P]):
             if current.status == Status.TRASH:
                 raise InTrash(
                     f"The {self.kind} with ID {current.id} is already in the trash; "
-                    "delete it with force=True to remove it for good.",
+                    "only a forced delete (force=True, from Python) removes it for good.",
                     code=error_code(self.kind, "is-in-trash"),
                 )
             trashed = attrs.evolve(

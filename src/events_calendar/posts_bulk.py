@@ -64,7 +64,7 @@ def _batches(items: Sequence[T], size: int = BULK_BATCH) -> Iterator[tuple[int, 
         yield at, items[at : at + size]
 
 
-def target_ids(collection: Any, target: object) -> list[Target]:
+def target_ids(collection: Any, target: object, *, single: str = "update") -> list[Target]:
     """The ids a bulk change acts on, in the order given (a filter: in list order), once each,
     each with its position among the ids given (the first, for an id given twice): what an
     error names it by.
@@ -82,7 +82,7 @@ def target_ids(collection: Any, target: object) -> list[Target]:
         return list(enumerate(record.id for record in lister.iter(target)))
     if isinstance(target, str | bytes) or not isinstance(target, Iterable):
         raise InvalidParameter.one(
-            "ids", "send an iterable of ids or a mapping of filters (for one record, update())"
+            "ids", f"send an iterable of ids or a mapping of filters (for one record, {single}())"
         )
     first: dict[int, int] = {}  # id -> its first position
     for number, item in enumerate(target):
@@ -188,14 +188,15 @@ def delete_many(
     ctx, kind = collection._ctx, collection.kind
     backend = ctx.backend
     with backend.transaction():
-        targets = target_ids(collection, target)
+        targets = target_ids(collection, target, single="delete")
         found: list[P] = []
         for number, current in loaded(collection, targets):  # every record checked first
             _check_editable(collection, number, current, "delete")
             if not force and current.status == Status.TRASH:
                 raise InTrash(
                     f"The {kind} with ID {current.id} (ids[{number}]) is already in the trash; "
-                    "delete it with force=True to remove it for good. Nothing was changed.",
+                    "only a forced delete (force=True, from Python) removes it for good. "
+                    "Nothing was changed.",
                     code=error_code(kind, "is-in-trash"),
                     fields={f"ids[{number}]": "leave out records already in the trash"},
                 )

@@ -255,7 +255,7 @@ class TermCollection(Generic[T]):
         ctx = self._ctx
         ctx.require(ctx.actor.can_create(self.kind), f"delete {self.kind} terms")
         with ctx.backend.transaction():
-            targets = posts_bulk.target_ids(self, ids_or_filters)
+            targets = posts_bulk.target_ids(self, ids_or_filters, single="delete")
             for _ in posts_bulk.loaded(self, targets):  # every id known before the first removal
                 pass
             ids = [term_id for _, term_id in targets]

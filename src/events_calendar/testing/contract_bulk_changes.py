@@ -118,6 +118,18 @@ class BulkChangesContract(ContractBase):
         with pytest.raises(InvalidParameter, match="update\\(\\)"):
             cal.events.update_many(3, featured=True)
 
+    @pytest.mark.parametrize("kind", ["event", "tag"])
+    def test_delete_many_of_one_bare_id_points_at_delete(self, cal: ec.Calendar, kind: str) -> None:
+        """The hint names the single-record call of the operation asked for: it said
+        ``update()`` to a ``delete_many``."""
+        collection = cal.events if kind == "event" else cal.tags
+        with pytest.raises(InvalidParameter) as caught:
+            collection.delete_many(3)
+        assert ("delete()" in caught.value.fields["ids"], "update()" in str(caught.value)) == (
+            True,
+            False,
+        )
+
     def test_update_many_of_no_ids_changes_nothing(self, cal: ec.Calendar) -> None:
         """An empty list of ids is an empty result."""
         assert [] == cal.events.update_many([], featured=True)
