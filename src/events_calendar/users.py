@@ -66,6 +66,12 @@ class UserDirectory:
         problem = login_problem(login)
         if problem is not None:
             raise InvalidParameter.one("login", problem)
+        if ":" in login:  # new logins only: a restored backup keeps its users as they were
+            raise InvalidParameter.one(
+                "login",
+                "send a login without ':': HTTP Basic ends the login at the first ':', so "
+                "such a user could never sign in with a password",
+            )
         for field, text in (("display_name", display_name), ("email", email)):
             if not isinstance(text, str) or not clean_text(text):
                 raise InvalidParameter.one(field, "send text without NUL characters")

@@ -93,6 +93,14 @@ class UserContract(AccessContractBase):
         assert ["login"] == list(info.value.fields)
         assert before == snapshot(cal)
 
+    def test_a_login_with_a_colon_is_refused(self, cal: ec.Calendar) -> None:
+        """HTTP Basic ends the login at the first ``:``: such a user was made and could
+        never sign in with a password."""
+        before = snapshot(cal)
+        with pytest.raises(InvalidParameter, match="without ':'") as info:
+            cal.users.create("x:y")
+        assert (["login"], before) == (list(info.value.fields), snapshot(cal))
+
     @pytest.mark.parametrize("login", ["", "has space", "   "])
     def test_bad_login_is_invalid(self, cal: ec.Calendar, login: str) -> None:
         """A login must be non-empty and without spaces."""
