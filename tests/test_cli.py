@@ -259,6 +259,30 @@ def test_bad_arguments_fail_with_one_line(
 
 
 @pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        ([], "{serve,users,seed,copy,migrate,import,export}"),
+        (["users"], "{add,list,remove,token}"),
+    ],
+    ids=["events-calendar", "users"],
+)
+def test_a_missing_subcommand_is_named_by_its_choices(
+    db: str, capsys: pytest.CaptureFixture[str], argv: list[str], named: str
+) -> None:
+    """A command group given no subcommand names the subcommands it takes, not the internal
+    name argparse stores the choice under (``users_command``)."""
+    code, _, err = run(argv, capsys)
+    prog = " ".join(["events-calendar", *argv])
+    assert (
+        2,
+        [f"{prog}: the following arguments are required: {named} (see '{prog} --help')"],
+    ) == (
+        code,
+        err,
+    )
+
+
+@pytest.mark.parametrize(
     "url",
     [UNREACHABLE, "mysql://localhost/events", "postgresql://nobody@127.0.0.1:1/none", "nonsense"],
 )

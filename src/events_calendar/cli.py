@@ -480,6 +480,7 @@ def _parser() -> argparse.ArgumentParser:
     token.set_defaults(run=_users_token)
     for sub in (add, listing, remove, token):
         sub.add_argument("--db", type=_db_url, help=db_help)
+    _name_choices(user_commands)
 
     seed = commands.add_parser("seed", help="load data into a calendar")
     seed.add_argument("--sample", action="store_true", help="a realistic sample calendar")
@@ -501,7 +502,15 @@ def _parser() -> argparse.ArgumentParser:
     migrate.add_argument("--db", type=_db_url, help=db_help)
     migrate.set_defaults(run=_migrate)
     _io_parsers(commands, db_help)
+    _name_choices(commands)
     return parser
+
+
+def _name_choices(group: Any) -> None:
+    """Have a group of subcommands named by its choices (``{add,list,remove,token}``) in
+    usage errors, such as the one for a missing subcommand, rather than by its ``dest``, a
+    name of the code's that the user never typed."""
+    group.metavar = "{" + ",".join(group.choices) + "}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
