@@ -67,6 +67,25 @@ def test_refused_rows_are_listed_and_exit_1(
     ) == (status, capsys.readouterr().out.splitlines(), _titles(db))
 
 
+def test_a_semicolon_separated_file_imports_and_reimports_unchanged(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CSV as Excel saves it in a French or German locale (``;`` between cells, a decimal
+    comma in a cell) imports, and importing it again matches every row."""
+    path = _csv(tmp_path, SEASON.replace(",", ";") + "Gala;2031-05-03;19:00;;no\n")
+    first = main(["import", path, "--db", db])
+    again = main(["import", path, "--db", db])
+    assert (
+        0,
+        0,
+        [
+            "created 3, updated 0, unchanged 0, refused 0",
+            "created 0, updated 0, unchanged 3, refused 0",
+        ],
+        ["Opening", "Matinee", "Gala"],
+    ) == (first, again, capsys.readouterr().out.splitlines(), _titles(db))
+
+
 def test_partial_imports_the_good_rows(
     tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

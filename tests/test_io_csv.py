@@ -315,6 +315,52 @@ def test_organizer_rows() -> None:
     } == fields
 
 
+@pytest.mark.parametrize("separator", [";", "\t"], ids=["semicolon", "tab"])
+def test_a_semicolon_or_tab_separated_file_reads_as_a_comma_separated_one(
+    separator: str,
+) -> None:
+    """Excel writes ``;`` between cells in French or German locales, and ``,`` inside
+    them (a decimal comma): the separator is the one that splits the header into known
+    columns, and the cells keep their commas, quoted separators included."""
+    header = separator.join(["Event Name", "Event Start Date", "Event Cost", "Event Category"])
+    row = separator.join(["Gala", "2031-05-01 19:00", "10,50", f'"Jazz, Blues{separator}Soul"'])
+    (found,) = _rows(f"{header}\n{row}\n")
+    assert (None, "line 2") == (found.refused, found.where)
+    assert {
+        "title": "Gala",
+        "start_date": "2031-05-01 19:00:00",
+        "end_date": "2031-05-01 19:00:00",
+        "cost": "10,50",
+        "categories": ["Jazz", f"Blues{separator}Soul"],
+    } == dict(found.fields)
+
+
+def test_a_semicolon_separated_file_with_a_mapping_and_a_key() -> None:
+    """Columns named by ``mapping`` and ``key`` count toward the separator too: a file
+    whose headers are all the caller's own still splits on its semicolons."""
+    found = read_csv(
+        io.BytesIO(b"Ref;Was;Wann\nA-1;Gala;2031-05-01\n"),
+        where="f.csv",
+        mapping={"Was": "title", "Wann": "start_date"},
+        key="Ref",
+    )
+    row = next(found.rows)
+    assert ("csv:ref:A-1", "Gala") == (row.key, row.fields["title"])
+
+
+def test_a_comma_separated_file_keeps_its_quoted_commas_and_semicolons() -> None:
+    """A comma file stays one, whatever its cells hold: a header cell with a semicolon in it
+    does not make the file a semicolon file, quoted commas stay in their cells."""
+    (found,) = _rows(
+        'Event Name,Event Start Date,"Notes; misc",Event Category\n'
+        '"Gala; the big one",2031-05-01,x,"Jazz, Blues"\n'
+    )
+    assert ("Gala; the big one", ["Jazz", "Blues"]) == (
+        found.fields["title"],
+        found.fields["categories"],
+    )
+
+
 @pytest.mark.parametrize(
     ("data", "why"),
     [

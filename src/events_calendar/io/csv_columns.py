@@ -18,7 +18,7 @@ import attrs
 from ..errors import InvalidParameter
 from .rows import ImportKind
 
-__all__ = ["COLUMNS", "Column", "Layout", "layout", "normalize"]
+__all__ = ["COLUMNS", "Column", "Layout", "layout", "named", "normalize"]
 
 
 @attrs.frozen
@@ -122,6 +122,20 @@ def _names(kind: ImportKind) -> dict[str, str]:
         for name in (column.id, column.header, *column.aliases):
             names.setdefault(normalize(name, kind), column.id)
     return names
+
+
+def named(
+    header: list[str],
+    kind: ImportKind,
+    *,
+    mapping: Mapping[str, str] | None = None,
+    key: str | None = None,
+) -> int:
+    """How many of ``header``'s cells name a column of ``kind`` (or a column ``mapping`` or
+    ``key`` names): how well a way of splitting a header row into cells reads it."""
+    names = _names(kind)
+    given = {normalize(name, kind) for name in (*(mapping or {}), *([key] if key else []))}
+    return sum(1 for cell in header if (name := normalize(cell, kind)) in names or name in given)
 
 
 def layout(

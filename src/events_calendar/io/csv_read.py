@@ -5,6 +5,10 @@ each line is checked before the CSV parser sees it: a line longer than ``max_lin
 NUL byte (a binary file) or bytes that are not UTF-8 make the file unreadable, with one
 sentence naming the line. A quoted field left open at the end (a truncated file) does too,
 and so does a cell longer than ``MAX_CELL`` characters across its lines.
+
+Cells are separated by commas, semicolons (as spreadsheets write CSV in the locales whose
+decimal separator is a comma: Excel in French or German) or tabs: the separator is the one
+that splits the header row into the most columns of the kind, commas when none does better.
 A row whose cells cannot be read becomes a refused row naming each bad cell by its header.
 
 Dates and the reference's rule for a missing end (``Tribe__Events__Importer__File_Importer_
@@ -19,6 +23,7 @@ from __future__ import annotations
 import codecs
 import csv
 import functools
+import itertools
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -29,7 +34,7 @@ import attrs
 
 from ..dates import format_wall
 from .csv_cells import unguard
-from .csv_columns import COLUMNS, Layout, layout, normalize
+from .csv_columns import COLUMNS, Layout, layout, named, normalize
 from .keys import title_start_key
 from .rows import (
     MAX_CELL,
@@ -106,7 +111,11 @@ def read_csv(
     Raises ``UnreadableFile`` for a file with no header or no column of the kind's name.
     """
     lines = _lines(stream, where, max_line)
-    reader = csv.reader(lines, strict=True)
+    first = next(lines, None)
+    delimiter = "," if first is None else _delimiter(first, kind, mapping, key)
+    reader = csv.reader(
+        itertools.chain([] if first is None else [first], lines), delimiter=delimiter, strict=True
+    )
     try:
         with _cell_limit():
             header = next(reader, None)
@@ -123,6 +132,30 @@ def read_csv(
             f"reads {', '.join(repr(c) for c in header[:4])}",
         )
     return CsvFile(found, _rows(reader, found, kind, where, key))
+
+
+#: The separators a CSV file's cells may have, the first one preferred in a tie.
+_DELIMITERS = (",", ";", "\t")
+
+
+def _delimiter(
+    line: str, kind: ImportKind, mapping: Mapping[str, str] | None, key: str | None
+) -> str:
+    """The separator that splits the header ``line`` into the most columns of ``kind``:
+    a comma unless a semicolon or tab names more (a header of one column is read with
+    commas). The line is the file's first; a header cell quoted across lines is cut short
+    here, which costs that cell only."""
+    best, score = _DELIMITERS[0], -1
+    for delimiter in _DELIMITERS:
+        try:
+            with _cell_limit():
+                cells = next(csv.reader([line], delimiter=delimiter), [])
+        except csv.Error:
+            continue
+        found = named(cells, kind, mapping=mapping, key=key)
+        if found > score:
+            best, score = delimiter, found
+    return best
 
 
 @contextmanager
