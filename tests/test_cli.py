@@ -149,6 +149,7 @@ def test_users_remove_an_unknown_login_fails_with_one_line(
     db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Removing a login that does not exist fails with one line naming it."""
+    run(["migrate", "--db", db], capsys)  # a calendar, without that user
     code, _, err = run(["users", "remove", "bob", "--db", db], capsys)
     assert (1, ["events-calendar: There is no user 'bob'."]) == (code, err)
 
@@ -168,6 +169,7 @@ def test_users_token_for_an_unknown_login_fails_with_one_line(
     db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Asking a token for a login that does not exist fails with one line."""
+    run(["migrate", "--db", db], capsys)  # a calendar, without that user
     code, _, err = run(["users", "token", "nobody", "--db", db], capsys)
     assert (1, ["events-calendar: There is no user 'nobody'."]) == (code, err)
 
@@ -301,11 +303,57 @@ def test_unreachable_database_message_names_the_url(
     db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The one line says which database could not be opened."""
-    _, _, err = run(["users", "list", "--db", UNREACHABLE], capsys)
+    _, _, err = run(["users", "add", "alice", "--db", UNREACHABLE], capsys)
     assert (
         "events-calendar: cannot open database 'sqlite:////nonexistent-dir/x.db': "
         "unable to open database file"
     ) == err[0]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", "out.csv"],
+        ["export", "out.json"],
+        ["users", "list"],
+        ["users", "token", "alice"],
+        ["users", "remove", "alice"],
+    ],
+    ids=" ".join,
+)
+def test_a_command_that_reads_a_database_that_is_not_there_makes_none(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+) -> None:
+    """A mistyped SQLite ``--db`` given to a command that only reads (or that needs a user
+    to be there) is one line and exit 1, and creates neither the database nor the output
+    file, rather than reading an empty calendar made there."""
+    monkeypatch.chdir(tmp_path)
+    typo = tmp_path / "typo.db"
+    code, out, err = run([*argv, "--db", f"sqlite:///{typo}"], capsys)
+    assert (
+        1,
+        [],
+        [
+            f"events-calendar: there is no database at 'sqlite:///{typo}'; check --db "
+            "(import, seed, users add and migrate create one)"
+        ],
+        [],
+    ) == (code, out, err, sorted(p.name for p in tmp_path.iterdir()))
+
+
+@pytest.mark.parametrize(
+    "argv", [["users", "add", "alice"], ["seed", "--sample"], ["migrate"]], ids=" ".join
+)
+def test_a_command_that_writes_creates_a_database_that_is_not_there(
+    db: str, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """``users add``, ``seed`` and ``migrate`` make a new calendar at a new SQLite file,
+    which the commands that read then find."""
+    code, _, err = run([*argv, "--db", db], capsys)
+    assert (0, [], 0) == (code, err, run(["users", "list", "--db", db], capsys)[0])
 
 
 @pytest.mark.parametrize(
@@ -406,5 +454,6 @@ def test_copy_from_a_database_that_is_not_there_makes_none(
 
 def test_a_token_for_nobody_prints_no_heading(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``users token`` for an unknown login prints nothing on stdout, one line on stderr."""
+    run(["migrate", "--db", db], capsys)
     code, out, err = run(["users", "token", "nobody", "--db", db], capsys)
     assert (1, [], ["events-calendar: There is no user 'nobody'."]) == (code, out, err)

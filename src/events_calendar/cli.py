@@ -55,6 +55,19 @@ def _open(url: str | None, settings: Settings | None = None) -> Calendar:
         raise _Fail(f"cannot open database {url or default_url()!r}: {error}") from None
 
 
+def _open_existing(url: str | None) -> Calendar:
+    """``_open`` for a command that only reads, or that can only succeed on a calendar with
+    data: an SQLite file that is not there is an error (a mistyped ``--db``), rather than
+    an empty calendar made there to read nothing from."""
+    url = url or default_url()
+    if _new_sqlite_file(url) is not None:
+        raise _Fail(
+            f"there is no database at {url!r}; check --db (import, seed, users add and "
+            "migrate create one)"
+        )
+    return _open(url)
+
+
 def _without_password(url: str) -> str:
     """The URL as it may be printed: a password in it is replaced by ``***``."""
     parts = urlsplit(url)
@@ -179,19 +192,19 @@ def _users_add(args: argparse.Namespace) -> None:
 
 
 def _users_list(args: argparse.Namespace) -> None:
-    with _open(args.db) as cal:
+    with _open_existing(args.db) as cal:
         for user in cal.users.list():
             print(f"{user.id}\t{user.login}\t{user.role.value}")
 
 
 def _users_remove(args: argparse.Namespace) -> None:
-    with _open(args.db) as cal:
+    with _open_existing(args.db) as cal:
         cal.users.remove(args.login)
         print(f"Removed user {args.login!r} and their secrets.")
 
 
 def _users_token(args: argparse.Namespace) -> None:
-    with _open(args.db) as cal:
+    with _open_existing(args.db) as cal:
         token = cal.users.issue_token(args.login)  # an unknown login fails before any output
         print(f"Bearer token for {args.login!r}:")
         print(token)
@@ -329,7 +342,7 @@ def _export(args: argparse.Namespace) -> None:
     filters = {
         name: getattr(args, name) for name in _EXPORT_FILTERS if getattr(args, name) is not None
     }
-    with _open(args.db) as cal:
+    with _open_existing(args.db) as cal:
         try:
             written = cal.export_file(
                 args.file,
