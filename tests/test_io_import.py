@@ -523,6 +523,36 @@ def test_a_stopped_report_explains_itself_in_its_repr() -> None:
     ) == repr(report)
 
 
+@pytest.mark.parametrize("dry_run", [False, True], ids=["import", "dry run"])
+def test_a_stopped_report_with_no_good_row_names_no_partial(dry_run: bool) -> None:
+    """When every row but the refused ones is unchanged (or there is none), partial=True
+    would write nothing either, so the explanation does not send the reader to it."""
+    report = ImportReport(
+        kind="event",
+        rows=(RowOutcome("line 2", "unchanged", 4), RowOutcome("line 3", "refused", reason="x")),
+        dry_run=dry_run,
+        stopped=True,
+    )
+    expected = (
+        "dry run: nothing written; the import would write nothing either"
+        if dry_run
+        else "nothing written"
+    )
+    assert (expected, 0) == (report.explanation(), report.held_back)
+
+
+def test_a_dry_run_of_a_file_of_refused_rows_names_no_partial(
+    cal: ec.Calendar, tmp_path: Path
+) -> None:
+    """A dry run of a file whose every row is refused: nothing to hold back, no --partial."""
+    path = _file(tmp_path, "Event Name,Event Start Date\nBroken,someday\n")
+    report = cal.import_file(path, dry_run=True)
+    assert [
+        "dry run: nothing written; the import would write nothing either",
+        "created 0, updated 0, unchanged 0, refused 1",
+    ] == report.lines()[1:]
+
+
 def test_the_report_shows_in_one_line_and_in_jupyter() -> None:
     """``repr`` is one line; ``_repr_html_`` a table of counts and refused rows."""
     report = ImportReport(

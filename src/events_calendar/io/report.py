@@ -122,14 +122,19 @@ class ImportReport:
     def explanation(self) -> str:
         """Why the counts did not all happen, on the line before the summary: a dry run
         wrote nothing; a stopped import wrote nothing and held its good rows back. Empty when
-        the counts are what was written."""
-        waiting = f"{self.held_back} good rows wait for partial=True (--partial)"
+        the counts are what was written. ``partial=True`` is named only when it would write
+        something: a stopped import whose other rows are all unchanged holds nothing back."""
+        waiting = (
+            f": {self.held_back} good rows wait for partial=True (--partial)"
+            if self.held_back
+            else ""
+        )
         if self.dry_run and self.stopped:
-            return f"dry run: nothing written; the import would write nothing either: {waiting}"
+            return f"dry run: nothing written; the import would write nothing either{waiting}"
         if self.dry_run:
             return "dry run: nothing written; the counts are what the import would do"
         if self.stopped:
-            return f"nothing written: {waiting}"
+            return f"nothing written{waiting}"
         return ""
 
     def lines(self) -> list[str]:
