@@ -184,6 +184,20 @@ def test_map_key_status_and_on_conflict(
     )
 
 
+def test_status_trash_is_one_line_and_writes_nothing(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--status trash`` is refused in one line naming the option's field, exit 1."""
+    status = main(["import", _csv(tmp_path), "--status", "trash", "--db", db])
+    assert (
+        1,
+        "events-calendar: Invalid parameter(s): status (status: 'trash' is not a status an "
+        "import gives (a later import would not find a record put in the trash, and would add "
+        "another copy); send one of publish, future, draft, pending, private)\n",
+        False,
+    ) == (status, capsys.readouterr().err, Path(db.removeprefix("sqlite:///")).exists())
+
+
 def test_a_bad_map_is_one_line(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]) -> None:
     """--map without '=' is refused with one line."""
     status = main(["import", _csv(tmp_path), "--map", "What", "--db", db])

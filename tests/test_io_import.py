@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import events_calendar as ec
+from events_calendar.errors import InvalidParameter
 from events_calendar.io import ImportReport, RowOutcome, SourceRow, UnreadableFile, csv_read
 from events_calendar.io.importer import import_rows
 from events_calendar.io.keys import MAX_KEY_LENGTH, own_uid, title_start_key
@@ -508,6 +509,65 @@ def test_an_export_fills_an_empty_calendar_alike(cal: ec.Calendar, tmp_path: Pat
         ]
 
     assert shape(cal) == shape(other)
+
+
+@pytest.mark.parametrize("name", ["season.csv", "feed.ics", "missing.csv"])
+def test_status_trash_is_refused_before_the_file_is_read(
+    cal: ec.Calendar, tmp_path: Path, name: str
+) -> None:
+    """``status="trash"`` would put every record in the trash, where no re-import finds it
+    (each run adds another copy): refused naming ``status``, before the file is opened."""
+    path = tmp_path / name
+    if name != "missing.csv":
+        path.write_text(SEASON if name.endswith(".csv") else "BEGIN:VCALENDAR\n", "utf-8")
+    with pytest.raises(InvalidParameter) as caught:
+        cal.import_file(path, status="trash")
+    assert (
+        {
+            "status": "'trash' is not a status an import gives (a later import would not find "
+            "a record put in the trash, and would add another copy); send one of publish, "
+            "future, draft, pending, private"
+        },
+        0,
+    ) == (caught.value.fields, cal.events.list(status="trash").total)
+
+
+def test_a_status_cell_of_trash_refuses_its_row(cal: ec.Calendar, tmp_path: Path) -> None:
+    """An ``Event Status`` cell of ``trash`` (any case) is that row's refusal, naming the
+    cell, so a partial import run twice leaves no record in the trash; ``status=`` wins
+    over the column, as for any other status."""
+    path = _file(
+        tmp_path,
+        "Event Name,Event Start Date,Event Status\n"
+        "Gala,2031-05-01 19:00,trash\nFair,2031-05-02 10:00,Trash\nTalk,2031-05-03 18:00,draft\n",
+    )
+    first = cal.import_file(path, partial=True)
+    again = cal.import_file(path, partial=True)
+    assert (
+        [
+            "line 2: refused: Event Status: 'trash' is not a status an import gives (a later "
+            "import would not find a record put in the trash, and would add another copy); "
+            "write publish, future, draft, pending or private",
+            "line 3: refused: Event Status: 'Trash' is not a status an import gives (a later "
+            "import would not find a record put in the trash, and would add another copy); "
+            "write publish, future, draft, pending or private",
+            "created 1, updated 0, unchanged 0, refused 2",
+        ],
+        "created 0, updated 0, unchanged 1, refused 2",
+        0,
+    ) == (first.lines(), again.summary(), cal.events.list(status="trash").total)
+    forced = cal.import_file(path, status="draft", on_conflict="update")
+    assert "created 2, updated 0, unchanged 1, refused 0" == forced.summary()
+
+
+def test_a_status_cell_that_is_no_status_names_its_cell(cal: ec.Calendar, tmp_path: Path) -> None:
+    """A status cell that is no status is refused naming the cell and the five statuses an
+    import gives (not the trash)."""
+    path = _file(tmp_path, "Venue Name,Venue Status\nHall,open\n")
+    assert [
+        "line 2: refused: Venue Status: 'open' is not a status; write publish, future, draft, "
+        "pending or private"
+    ] == cal.import_file(path, kind="venue").lines()[:1]
 
 
 def test_a_stopped_report_explains_itself_in_its_repr() -> None:

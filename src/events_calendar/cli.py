@@ -385,7 +385,11 @@ def _io_parsers(commands: Any, db_help: str) -> None:
         metavar="COLUMN=FIELD",
         help="read a CSV column as a field (repeatable), e.g. --map 'When=start_date'",
     )
-    imp.add_argument("--status", help="the status imported records get (default: publish)")
+    imp.add_argument(
+        "--status",
+        help="the status imported records get: publish, future, draft, pending or private "
+        "(default: the file's, else publish)",
+    )
     imp.add_argument("--key", metavar="COLUMN", help="the CSV column that identifies a row")
     imp.add_argument(
         "--window",

@@ -33,12 +33,15 @@ from typing import IO, Any
 import attrs
 
 from ..dates import format_wall
+from ..statuses import Status
 from .csv_cells import unguard
 from .csv_columns import COLUMNS, Layout, layout, named, normalize
 from .keys import title_start_key
 from .rows import (
+    IMPORT_STATUSES,
     MAX_CELL,
     MAX_LINE,
+    NOT_TRASH,
     IdOrName,
     ImportKind,
     SourceRow,
@@ -105,8 +108,13 @@ def read_csv(
     mapping: Mapping[str, str] | None = None,
     key: str | None = None,
     max_line: int = MAX_LINE,
+    status_given: bool = False,
 ) -> CsvFile:
     """Read the header of a CSV file of ``kind`` records; rows follow lazily.
+
+    A status cell that is no status an import gives (``trash`` included: an import does not
+    put records in the trash) refuses its row, unless ``status_given``: the import's
+    ``status=`` then wins over the column.
 
     Raises ``UnreadableFile`` for a file with no header or no column of the kind's name.
     """
@@ -131,7 +139,7 @@ def read_csv(
             f"no header row: no column names the {kind} ({name.header!r}); the first row "
             f"reads {', '.join(repr(c) for c in header[:4])}",
         )
-    return CsvFile(found, _rows(reader, found, kind, where, key))
+    return CsvFile(found, _rows(reader, found, kind, where, key, status_given))
 
 
 #: The separators a CSV file's cells may have, the first one preferred in a tie.
@@ -203,7 +211,7 @@ def _lines(stream: IO[bytes], where: str, max_line: int) -> Iterator[str]:
 
 
 def _rows(
-    reader: Any, found: Layout, kind: ImportKind, where: str, key: str | None
+    reader: Any, found: Layout, kind: ImportKind, where: str, key: str | None, status_given: bool
 ) -> Iterator[SourceRow]:
     headers = {c.id: c.header for c in COLUMNS[kind]}
     line = reader.line_num + 1
@@ -235,11 +243,25 @@ def _rows(
             row_key, former = _column_keys(key or "", kind, value)
         problems: dict[str, str] = {}
         fields = _FIELDS[kind](values, problems)
+        if not status_given and values.get("status"):
+            _status(values["status"], problems)
         if problems:
             reason = "; ".join(f"{headers[c]}: {why}" for c, why in problems.items())
             yield SourceRow(here, kind, refused=reason)
         else:
             yield SourceRow(here, kind, fields, key=row_key, one_of=_ONE_VENUE, former_keys=former)
+
+
+def _status(text: str, problems: dict[str, str]) -> None:
+    """A status cell's problem, if any: ``trash`` (an import does not put records in the
+    trash) or no status at all."""
+    if text in IMPORT_STATUSES:
+        return
+    choices = f"write {', '.join(IMPORT_STATUSES[:-1])} or {IMPORT_STATUSES[-1]}"
+    if text.lower() == Status.TRASH:
+        problems["status"] = f"{text!r} {NOT_TRASH}; {choices}"
+    else:
+        problems["status"] = f"{text!r} is not a status; {choices}"
 
 
 def _column_keys(column: str, kind: ImportKind, value: str) -> tuple[str, tuple[str, ...]]:

@@ -25,7 +25,7 @@ from .csv_read import default_key, read_csv
 from .csv_write import write_csv
 from .importer import OnConflict, import_rows
 from .report import ImportReport, RowOutcome
-from .rows import MAX_LINE, ImportKind, SourceRow, UnreadableFile, one_line
+from .rows import MAX_LINE, ImportKind, SourceRow, UnreadableFile, one_line, read_import_status
 from .walk import walk_events
 
 if TYPE_CHECKING:
@@ -171,6 +171,8 @@ def import_file(
             "a JSON backup keeps each record's own status; status= (--status) sets the "
             "status of a CSV or iCalendar file's records",
         )
+    if status is not None:  # read before the file is opened, as the flags
+        read_import_status(status)
     where = str(path)
     options: dict[str, Any] = {
         "dry_run": dry_run,
@@ -186,7 +188,13 @@ def import_file(
     with stream:
         if fmt == "csv":
             found = read_csv(
-                stream, where=where, kind=record_kind, mapping=mapping, key=key, max_line=max_line
+                stream,
+                where=where,
+                kind=record_kind,
+                mapping=mapping,
+                key=key,
+                max_line=max_line,
+                status_given=status is not None,
             )
             report = import_rows(
                 cal, found.rows, kind=record_kind, default_key=default_key, **options

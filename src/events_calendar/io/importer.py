@@ -32,12 +32,11 @@ from ..posts import Made, PostCollection
 from ..progress import Advance, ProgressArg, tracking
 from ..records import RECORD_CLASSES, Event, Kind, Organizer, Record, Venue, input_fields
 from ..row_reader import RowReader
-from ..statuses import Status
 from ..validation import read_flag, read_input
 from .compare import DATE_FIELDS, Comparer
 from .keys import MAX_KEY_LENGTH, KeyConflict, find_records, is_derived, is_stored
 from .report import ImportReport, RowOutcome
-from .rows import IdOrName, ImportKind, SourceRow
+from .rows import IdOrName, ImportKind, SourceRow, read_import_status
 
 if TYPE_CHECKING:
     from ..calendar import Calendar
@@ -110,11 +109,7 @@ def import_rows(
     if on_conflict not in ("skip", "update"):
         raise InvalidParameter.one("on_conflict", "send 'skip' or 'update'")
     if status is not None:
-        try:
-            Status(status)
-        except ValueError:
-            choices = ", ".join(s.value for s in Status)
-            raise InvalidParameter.one("status", f"send one of {choices}") from None
+        read_import_status(status)
     with _cycle_collection_paused():
         work = _prepare(_numbers_resolved(cal, list(rows)), status, default_key)
         # Every row counts once it is settled (matched unchanged, refused, updated, created),

@@ -16,9 +16,11 @@ from typing import IO, Any, Literal
 
 import attrs
 
-from ..errors import CalendarError
+from ..errors import CalendarError, InvalidParameter
+from ..statuses import Status
 
 __all__ = [
+    "IMPORT_STATUSES",
     "MAX_CELL",
     "MAX_LINE",
     "IdOrName",
@@ -26,6 +28,7 @@ __all__ = [
     "SourceRow",
     "UnreadableFile",
     "one_line",
+    "read_import_status",
     "refuse_utf16",
     "too_large",
 ]
@@ -40,6 +43,27 @@ MAX_LINE = 1 << 20
 #: line breaks): a description of megabytes reads back, and a quoted cell left open does
 #: not hold a whole file in memory.
 MAX_CELL = 16 * MAX_LINE
+#: The statuses an import gives records: every status but the trash. A record imported
+#: into the trash would be found by no later import (a key matches live records only), so
+#: each run would put another copy there; a record is trashed by deleting it.
+IMPORT_STATUSES: tuple[str, ...] = tuple(s.value for s in Status if s is not Status.TRASH)
+#: Why ``trash`` is refused, for ``status=`` and for a status column's cell.
+NOT_TRASH = (
+    "is not a status an import gives (a later import would not find a record put in the "
+    "trash, and would add another copy)"
+)
+
+
+def read_import_status(status: str) -> None:
+    """``InvalidParameter`` naming ``status`` unless it is a status an import gives (one of
+    ``IMPORT_STATUSES``): ``trash`` is refused with its own reason."""
+    choices = ", ".join(IMPORT_STATUSES)
+    try:
+        found = Status(status)
+    except ValueError:
+        raise InvalidParameter.one("status", f"send one of {choices}") from None
+    if found is Status.TRASH:
+        raise InvalidParameter.one("status", f"'trash' {NOT_TRASH}; send one of {choices}")
 
 
 @attrs.frozen
