@@ -512,6 +512,38 @@ def test_a_dry_run_of_a_backup_says_what_it_would_restore(
     ) == (status, capsys.readouterr().out.splitlines(), other.exists())
 
 
+@pytest.mark.parametrize("name", ["ics", "ical", "ifb", "ICAL", ".ical"])
+def test_each_ical_extension_names_the_format(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """``--format`` takes each extension's name (``ical`` and ``ifb`` are ``ics``, as the
+    ``.ical`` and ``.ifb`` extensions are), for an export and an import; so does
+    ``format=``, in any case, with or without the dot."""
+    main(["import", _csv(tmp_path), "--db", db])
+    feed = tmp_path / "feed.txt"
+    exported = main(["export", str(feed), "--format", name.lower().lstrip("."), "--db", db])
+    capsys.readouterr()
+    imported = main(["import", str(feed), "--format", name.lower().lstrip("."), "--db", db])
+    with ec.connect(db) as cal:
+        again = cal.import_file(feed, format=name).summary()
+    assert (0, 0, "created 0, updated 0, unchanged 2, refused 0\n", True, again) == (
+        exported,
+        imported,
+        capsys.readouterr().out,
+        feed.read_text().startswith("BEGIN:VCALENDAR"),
+        "created 0, updated 0, unchanged 2, refused 0",
+    )
+
+
+def test_a_format_that_is_none_names_the_ones_there_are(tmp_path: Path) -> None:
+    """``format=`` that names no format says which names there are."""
+    with ec.connect("memory://") as cal, pytest.raises(ec.errors.InvalidParameter) as caught:
+        cal.import_file(_csv(tmp_path), format="xls")
+    assert {"format": "'xls' is no format; send csv, ics (or ical, ifb) or json"} == (
+        caught.value.fields
+    )
+
+
 def test_an_ics_export_imports_again_unchanged(
     tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -359,11 +359,13 @@ def _export(args: argparse.Namespace) -> None:
 
 def _io_parsers(commands: Any, db_help: str) -> None:
     """``import`` and ``export``."""
+    from .io.formats import FORMAT_NAMES
+
     imp = commands.add_parser(
         "import", help="import a CSV, iCalendar (.ics) or JSON backup file into the calendar"
     )
     imp.add_argument("file")
-    imp.add_argument("--format", choices=["csv", "ics", "json"], help="default: the extension")
+    imp.add_argument("--format", choices=FORMAT_NAMES, help="default: the extension")
     imp.add_argument(
         "--kind",
         choices=["events", "venues", "organizers"],
@@ -405,7 +407,7 @@ def _io_parsers(commands: Any, db_help: str) -> None:
         "export", help="export events to CSV or iCalendar (.ics), or the calendar to JSON"
     )
     exp.add_argument("file")
-    exp.add_argument("--format", choices=["csv", "ics", "json"], help="default: the extension")
+    exp.add_argument("--format", choices=FORMAT_NAMES, help="default: the extension")
     for name in _EXPORT_FILTERS:
         exp.add_argument(f"--{name.replace('_', '-')}", dest=name, help="as in GET /events")
     exp.add_argument("--db", type=_db_url, help=db_help)

@@ -1,8 +1,9 @@
 """``cal.import_file`` and ``cal.export_file``: a file's format to its reader or writer.
 
 The format comes from ``format=`` or, when not given, from the file's extension (``.csv``,
-``.ics``/``.ical``/``.ifb``, ``.json``). iCalendar support lives in ``io.ical`` and needs the
-``io`` extra; it is imported only when an iCalendar file is read or written.
+``.ics``/``.ical``/``.ifb``, ``.json``); ``format=`` takes the same names (``ical``).
+iCalendar support lives in ``io.ical`` and needs the ``io`` extra; it is imported only when
+an iCalendar file is read or written.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
@@ -23,6 +24,7 @@ from ..validation import read_flag
 from .backup import BackupSnapshot, backup_rows, read_backup, write_backup
 from .csv_read import default_key, read_csv
 from .csv_write import write_csv
+from .formats import FORMAT_NAMES, FORMATS, Format
 from .importer import OnConflict, import_rows
 from .report import ImportReport, RowOutcome
 from .rows import MAX_LINE, ImportKind, SourceRow, UnreadableFile, one_line, read_import_status
@@ -31,16 +33,15 @@ from .walk import walk_events
 if TYPE_CHECKING:
     from ..calendar import Calendar
 
-__all__ = ["FORMATS", "FormatUnavailable", "export_file", "format_of", "import_file"]
+__all__ = [
+    "FORMATS",
+    "FORMAT_NAMES",
+    "FormatUnavailable",
+    "export_file",
+    "format_of",
+    "import_file",
+]
 
-Format = Literal["csv", "ics", "json"]
-FORMATS: dict[str, Format] = {
-    ".csv": "csv",
-    ".ics": "ics",
-    ".ical": "ics",
-    ".ifb": "ics",
-    ".json": "json",
-}
 _KINDS: dict[str, ImportKind] = {
     "event": "event",
     "events": "event",
@@ -58,12 +59,15 @@ class FormatUnavailable(CalendarError):
 
 
 def format_of(path: str | Path, given: str | None) -> Format:
-    """The format named by ``given``, else by the extension of ``path``."""
+    """The format named by ``given`` (a name of ``FORMAT_NAMES``, with or without a leading
+    dot, in any case), else by the extension of ``path``."""
     if given is not None:
-        for fmt in ("csv", "ics", "json"):
-            if given.lower().lstrip(".") == fmt:
-                return fmt
-        raise InvalidParameter.one("format", f"{given!r} is no format; send csv, ics or json")
+        found = FORMATS.get("." + given.lower().lstrip(".")) if isinstance(given, str) else None
+        if found is None:
+            raise InvalidParameter.one(
+                "format", f"{given!r} is no format; send csv, ics (or ical, ifb) or json"
+            )
+        return found
     found = FORMATS.get(Path(path).suffix.lower())
     if found is None:
         raise InvalidParameter.one(
