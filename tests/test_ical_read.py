@@ -456,6 +456,72 @@ def test_an_unknown_x_wr_timezone_is_ignored() -> None:
     )
 
 
+def _events(*events: tuple[str, ...], calendar: tuple[str, ...] = ()) -> bytes:
+    """A file of these VEVENTs (each its content lines) in a VCALENDAR of these properties."""
+    head = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN", *calendar]
+    body = [
+        line
+        for event in events
+        for line in ("BEGIN:VEVENT", "DTSTAMP:20310101T000000Z", *event, "END:VEVENT")
+    ]
+    return "\r\n".join([*head, *body, "END:VCALENDAR", ""]).encode()
+
+
+UNKNOWN_ZONE = (
+    "UID:nowhere@example.org",
+    "DTSTART;TZID=Nowhere/Zone:20310105T190000",
+    "DTEND;TZID=Nowhere/Zone:20310105T210000",
+    "SUMMARY:Gala",
+)
+UTC_EVENT = ("UID:utc@example.org", "DTSTART:20310106T180000Z", "SUMMARY:Talk")
+NOWHERE = "its time zone 'Nowhere/Zone' is unknown and the file describes none"
+
+
+@pytest.mark.parametrize("declared", [(), ("X-WR-TIMEZONE:Europe/Paris",)], ids=["", "x-wr"])
+def test_an_unknown_tzid_refuses_its_event_whatever_the_x_wr_timezone(
+    declared: tuple[str, ...],
+) -> None:
+    """A TZID no zone database knows and no VTIMEZONE describes refuses its event, in a file
+    with an X-WR-TIMEZONE (every Google export) too: it was read as that zone's wall time.
+    The file's other events are read as its X-WR-TIMEZONE says."""
+    data = _events(UNKNOWN_ZONE, UTC_EVENT, calendar=declared)
+    gala, talk = read_rows(data, where="f", window=WINDOW)
+    zone = PARIS if declared else UTC
+    assert (NOWHERE, {}, datetime(2031, 1, 6, 18, tzinfo=UTC).astimezone(zone)) == (
+        gala.refused,
+        dict(gala.fields),
+        talk.fields["start_date"],
+    )
+
+
+def test_an_unknown_tzid_refuses_a_series_whatever_the_x_wr_timezone() -> None:
+    """A weekly series in an unknown zone is one refused row, in a plain file and in a
+    Google export: the rule engine dropped the TZID and expanded it as floating times, read
+    in the X-WR-TIMEZONE or left to the calendar's zone."""
+    weekly = (*UNKNOWN_ZONE, "RRULE:FREQ=WEEKLY;COUNT=2")
+    found = [
+        [
+            (r.where, r.refused)
+            for r in read_rows(_events(weekly, calendar=declared), where="f", window=WINDOW)
+        ]
+        for declared in [(), ("X-WR-TIMEZONE:Europe/Paris",)]
+    ]
+    assert [[("UID nowhere@example.org", NOWHERE)]] * 2 == found
+
+
+def test_a_zone_known_only_from_its_vtimezone_is_read_in_a_google_export() -> None:
+    """An unknown TZID that a VTIMEZONE describes is no unknown zone: with an X-WR-TIMEZONE,
+    its instant is kept and shown in that zone."""
+    data = CUSTOM_ZONE.replace(
+        b"PRODID:-//t//t//EN\r\n", b"PRODID:-//t//t//EN\r\nX-WR-TIMEZONE:Europe/Paris\r\n"
+    )
+    fields = next(read_rows(data, where="c", window=WINDOW)).fields
+    assert (datetime(2031, 7, 1, 10, tzinfo=PARIS), "Europe/Paris") == (
+        fields["start_date"],
+        fields["timezone"],
+    )
+
+
 CUSTOM_ZONE = (
     b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VTIMEZONE\r\n"
     b"TZID:(GMT+01.00) Amsterdam / Berlin\r\nBEGIN:STANDARD\r\nDTSTART:16011028T030000\r\n"

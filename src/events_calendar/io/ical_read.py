@@ -9,7 +9,8 @@ users in ``docs/icalendar.md``:
   is shown in the fallback zone. UTC times (``Z``) are UTC events, and floating times and
   all-day dates are read in the file's ``X-WR-TIMEZONE``, else ``zone``, else they are left
   naive so that the calendar reads them in its own zone. A file's ``X-WR-TIMEZONE`` turns its
-  UTC times into that zone, as Google Calendar means it.
+  UTC times into that zone, as Google Calendar means it. A ``TZID`` that is unknown and has
+  no VTIMEZONE refuses its event (a series as one row), ``X-WR-TIMEZONE`` or not.
 - **All-day.** ``DATE`` values with an exclusive ``DTEND`` become the library's all-day event,
   which runs from 00:00:00 of the first day to 23:59:59 of the last.
 - **Recurrence.** A series (``RRULE``/``RDATE`` with ``EXDATE`` and ``RECURRENCE-ID``
@@ -226,7 +227,8 @@ class _Reader:
         if declared is not None:  # an X-WR-TIMEZONE no zone database knows is ignored
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                self.calendar = x_wr_timezone.to_standard(calendar, timezone=declared)
+                converted = x_wr_timezone.to_standard(calendar, timezone=declared)
+            self.calendar = _unknown_zones_kept(calendar, converted)
 
     def rows(self, window: _Window) -> Iterator[SourceRow]:
         events = self.calendar.events
@@ -274,7 +276,10 @@ class _Reader:
         refused: str | None = None
         found: list[Any] = []
         try:
-            refused = _runaway_rule(subset)
+            # The rule engine drops a TZID that nothing describes and expands the series
+            # as floating times: refused here, as such a single event is.
+            unknown = next(filter(None, map(_unknown_zone, subset.walk("VEVENT"))), None)
+            refused = _unknown_zone_refusal(unknown) if unknown else _runaway_rule(subset)
             if refused is None:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
@@ -362,7 +367,7 @@ class _Reader:
         """The zone a date-time is shown in (see the module docstring)."""
         if value.tzinfo is None:
             if tzid and _named_zone(tzid) is None:
-                raise _Refused(f"its time zone {tzid!r} is unknown and the file describes none")
+                raise _Refused(_unknown_zone_refusal(tzid))
             return _named_zone(tzid) or self.floating
         key = value.tzinfo.key if isinstance(value.tzinfo, ZoneInfo) else None
         return _named_zone(key) or _named_zone(tzid) or self.fallback
@@ -394,6 +399,40 @@ def _uid(component: icalendar.Component) -> str:
 
 def _is_series(event: icalendar.Event) -> bool:
     return "RRULE" in event or "RDATE" in event
+
+
+def _unknown_zones_kept(
+    original: icalendar.Calendar, converted: icalendar.Calendar
+) -> icalendar.Calendar:
+    """``converted`` (the file read as its X-WR-TIMEZONE says), with each VEVENT whose start
+    is in an unknown zone put back as the file has it.
+
+    icalendar leaves a time whose TZID nothing describes (no zone of that name, no
+    VTIMEZONE) without a zone, and x_wr_timezone reads every such time as floating: it moved
+    it to the X-WR-TIMEZONE, TZID included, so the event was imported in a zone the file
+    never gave it. Put back, it is refused as it is in a file without X-WR-TIMEZONE. The
+    converter keeps the components in their order (it copies only those it changes)."""
+    if converted is original:
+        return original
+    for position, component in enumerate(original.subcomponents):
+        if component.name == "VEVENT" and _unknown_zone(component) is not None:
+            converted.subcomponents[position] = component
+    return converted
+
+
+def _unknown_zone(event: icalendar.Component) -> str | None:
+    """The TZID of ``event``'s DTSTART when it neither names a zone this library knows nor
+    has a VTIMEZONE (icalendar then leaves the time without a zone), else ``None``."""
+    start = event.get("DTSTART")
+    value = getattr(start, "dt", None)
+    tzid = start.params.get("TZID") if hasattr(start, "params") else None
+    if isinstance(value, datetime) and value.tzinfo is None and tzid:
+        return None if _named_zone(tzid) is not None else str(tzid)
+    return None
+
+
+def _unknown_zone_refusal(tzid: str) -> str:
+    return f"its time zone {tzid!r} is unknown and the file describes none"
 
 
 def _named_zone(name: object) -> tzinfo | None:
