@@ -68,16 +68,18 @@ _STOPWORDS = frozenset({
 _SKIPPED_CHARACTERS = frozenset(string.ascii_letters + "-")
 
 
-def _event_search(value: object) -> tuple[str, ...]:
-    """Search terms as WordPress splits an event search (``WP_Query::parse_search``).
+def _event_search(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Search terms as WordPress splits an event search (``WP_Query::parse_search``): the
+    words that must occur, and those that must not.
 
     Terms are separated by spaces, commas and plus signs, and a quoted phrase is one term
-    (``"summer gala"`` must occur as written); every term must occur. Single letters and
-    English stopwords are dropped, and when nothing is left (or more than nine terms are) the
-    whole text is the one term, as WordPress does.
+    (``"summer gala"`` must occur as written); every term must occur, but one that starts with
+    ``-`` must not (``jazz -festival``), as WordPress reads its exclusion prefix. Single
+    letters and English stopwords are dropped, and when nothing is left (or more than nine
+    terms are) the whole text is the one term, as WordPress does.
     """
     if value is None:
-        return ()
+        return (), ()
     text = search_text(value)
     terms: list[str] = []
     for term in _EVENT_SEARCH_TERM.findall(text):
@@ -89,7 +91,9 @@ def _event_search(value: object) -> tuple[str, ...]:
             terms.append(fold(term))
     if not terms or len(terms) > MAX_SEARCH_WORDS:
         terms = [fold(text.strip())]
-    return tuple(dict.fromkeys(terms))
+    wanted = [t for t in terms if not t.startswith("-")]
+    excluded = [t[1:] for t in terms if t.startswith("-")]
+    return tuple(dict.fromkeys(wanted)), tuple(dict.fromkeys(excluded))
 
 
 def _term_ids(backend: Storage, kind: Kind, value: object) -> frozenset[int] | None:
@@ -173,6 +177,7 @@ def event_filter(
     if include is not None:  # the spec: with include, date filters are ignored
         bounds = dict.fromkeys(DATE_FILTERS)
 
+    searched = problems.check("search", lambda: _event_search(query.search)) or ((), ())
     flt = EventFilter(
         start_min=bounds["start_date"],
         end_max=bounds["end_date"],
@@ -182,7 +187,8 @@ def event_filter(
         end_after=bounds["ends_after"],
         statuses=problems.check("status", lambda: read_statuses(query.status, actor))
         or frozenset(),
-        search=problems.check("search", lambda: _event_search(query.search)) or (),
+        search=searched[0],
+        search_excluded=searched[1],
         category_ids=problems.check(
             "categories", lambda: _term_ids(backend, "category", query.categories)
         ),

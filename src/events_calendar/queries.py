@@ -155,6 +155,8 @@ class EventFilter:
     statuses: frozenset[Status] = frozenset({Status.PUBLISH})
     #: Lower-cased words; each must occur in the title, excerpt or description.
     search: tuple[str, ...] = ()
+    #: Lower-cased words none of which may occur there (WordPress's ``-word`` in a search).
+    search_excluded: tuple[str, ...] = ()
     category_ids: frozenset[int] | None = None
     tag_ids: frozenset[int] | None = None
     venue_ids: frozenset[int] | None = None
@@ -217,13 +219,15 @@ class EventFilter:
         ):
             if ids is not None and not ids.intersection(linked):
                 return False
-        if self.search:
+        if self.search or self.search_excluded:
             locked = self.locked_search_in_title and event.password
             fields = ("title",) if locked else EVENT_SEARCH_FIELDS
             # Joined by NUL, which no field or word holds: a word found in no one field is
             # not found across two (WordPress searches each field on its own).
             text = fold("\0".join(str(getattr(event, f)) for f in fields))
-            return all(word in text for word in self.search)
+            return all(word in text for word in self.search) and not any(
+                word in text for word in self.search_excluded
+            )
         return True
 
     #: A cursor before every event (no instant or id is smaller).

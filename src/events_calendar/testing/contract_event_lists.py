@@ -282,6 +282,42 @@ class EventListContract(EventContractBase):
         self.add_event(cal, "Gala", "2031-06-15 19:00", "2031-06-15 23:00")
         assert ["Gala"] == titles(cal.events.list(search="the gala a", **RANGE))
 
+    @pytest.mark.parametrize(
+        ("search", "found"),
+        [
+            ("-river", ["Jazz Night", "Gala"]),
+            ("night -river", ["Jazz Night", "Gala"]),
+            ("bastille,-day", []),
+            ('"-summer gala"', ["Bastille Day", "Jazz Night"]),
+            ('-"summer gala"', ["Gala"]),
+            ("- gala", ["Gala"]),
+        ],
+    )
+    def test_a_word_with_a_minus_must_not_occur(
+        self, cal: ec.Calendar, search: str, found: list[str]
+    ) -> None:
+        """A term that starts with ``-`` excludes the events holding it in any searched
+        field, as WordPress reads its exclusion prefix (a ``-`` alone is dropped, as a
+        single character is, so ``-"summer gala"`` is the phrase itself and ``"-summer
+        gala"`` its exclusion); it was looked for as the word ``-river``, and matched
+        nothing. The total counts the same events."""
+        self.add_event(cal, "Bastille Day", "2031-07-14 10:00", "2031-07-14 12:00", excerpt="river")
+        self.add_event(cal, "Jazz Night", "2031-07-15 20:00", "2031-07-15 23:00")
+        self.add_event(
+            cal, "Gala", "2031-07-16 20:00", "2031-07-16 23:00", description="Summer Gala night"
+        )
+        page = cal.events.list(search=search, **RANGE)
+        assert (found, len(found)) == (titles(page), page.total)
+
+    def test_a_locked_event_is_excluded_by_its_title_alone(
+        self, cal: ec.Calendar, anon: ec.Calendar
+    ) -> None:
+        """A password-protected event's hidden text answers no guess, for or against: an
+        anonymous ``-secret`` leaves it listed when only its description holds the word."""
+        self.add_event(cal, "Board", description="secret agenda", password="pw")
+        self.add_event(cal, "Secret Board", password="pw")
+        assert ["Board"] == titles(anon.events.list(search="-secret", **RANGE))
+
     def test_event_search_without_match_is_empty(self, cal: ec.Calendar) -> None:
         """A search matching nothing gives an empty page (evlist_search_none)."""
         self.add_event(cal)

@@ -47,6 +47,10 @@ STATUSES = ["publish", "draft", "pending", "private", "future"]
 ROLES = ["administrator", "editor", "author", "contributor", "subscriber"]
 
 texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join)
+#: Searches: words, some of them excluded (``-word``, WordPress's exclusion prefix).
+searches = st.lists(
+    st.sampled_from(WORDS) | st.sampled_from(WORDS).map("-".__add__), min_size=1, max_size=3
+).map(" ".join)
 days = st.integers(-5, 800)
 
 
@@ -261,7 +265,7 @@ class DifferentialMachine(RuleBasedStateMachine):
         per_page=st.none() | st.integers(1, 60),
         page=st.integers(1, 3),
         featured=st.none() | st.booleans(),
-        search=st.none() | texts,
+        search=st.none() | searches,
         strict=st.booleans(),
         status=st.none() | st.sampled_from(["publish", "any", "draft,pending"]),
     )

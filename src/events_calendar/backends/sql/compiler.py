@@ -313,6 +313,21 @@ def _event_search(q: Select, words: tuple[str, ...], flt: EventFilter) -> None:
     q.add(f"{anywhere} AND ({q.alias}.password = '' OR {title})", *params, *more)
 
 
+def _event_search_excluded(q: Select, words: tuple[str, ...], flt: EventFilter) -> None:
+    # Each word is read on the rows the walk reaches (no text index answers an absence);
+    # a password-protected event is judged by its title alone, as ``search`` judges it.
+    for word in words:
+        anywhere, params = q.dialect.scan(
+            "events", q.alias, EVENT_SEARCH_FIELDS, [word], together=True
+        )
+        if not flt.locked_search_in_title:
+            q.add(f"NOT {anywhere}", *params)
+            continue
+        title, more = q.dialect.scan("events", q.alias, ("title",), [word], together=False)
+        open_ = f"{q.alias}.password = ''"
+        q.add(f"(({open_} AND NOT {anywhere}) OR (NOT {open_} AND NOT {title}))", *params, *more)
+
+
 def _event_order(q: Select, by_date: bool, _: object) -> None:
     # (Link filters come before ``order_by_date`` among the filter's fields, so a link
     # table driving the walk has set ``q.sort`` by now.)
@@ -366,6 +381,7 @@ EVENT_ENTRIES: dict[str, Entry] = {
     "end_before": _bound("utc_end", "<", also_start=True),
     "statuses": _statuses,
     "search": _event_search,
+    "search_excluded": _event_search_excluded,
     **{field: _linked_to(field) for field in LINK_FILTERS},
     "featured": _equal("featured"),
     "include": _included,

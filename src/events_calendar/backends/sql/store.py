@@ -479,7 +479,7 @@ class SQLStore:
         unsearched = window_count(
             self.dialect,
             "event",
-            attrs.evolve(flt, search=(), locked_search_in_title=False),
+            attrs.evolve(flt, search=(), search_excluded=(), locked_search_in_title=False),
             branch=branch,
         )
         window = sampled[2] if unsearched is None else int(self._run(*unsearched).scalar())
