@@ -63,7 +63,7 @@ def settings_of(given: object) -> Settings:
         raise InvalidParameter.one(
             "settings", f"send ec.Settings(...) or a mapping of its fields, not {given!r}"
         )
-    known = {field.name for field in attrs.fields(Settings)}
+    known = [field.name for field in attrs.fields(Settings)]  # in declared order, for the message
     unknown = [str(name) for name in given if name not in known]
     if unknown:
         raise InvalidParameter(

@@ -167,10 +167,10 @@ class TermCollection(Generic[T]):
     def create(self, **data: Any) -> T:
         """Create a term; a sibling with the same name is a ``TermExists`` error."""
         ctx, data = self._ctx, plain_fields(data)
-        parented = self._takes_parent(data)
+        tag_parent = self._tag_parent(data)
         clean = _read_term(self._cls, data, ctx, creating=True)  # validation first (fact sheet 2)
         ctx.require(ctx.actor.can_create(self.kind), f"create {self.kind} terms")
-        if parented is False:
+        if tag_parent:
             raise NotHierarchical()
         with ctx.backend.transaction():
             return self._insert(clean)
@@ -191,10 +191,10 @@ class TermCollection(Generic[T]):
         current = self.get(term_id)  # an unknown id, then bad input, before the right to edit
         refuse_missing(self._cls, changes, creating=False)  # a name of NaN: missing, as create
         changes = plain_fields(changes)
-        parented = self._takes_parent(changes)
+        tag_parent = self._tag_parent(changes)
         clean = _read_term(self._cls, changes, ctx, creating=False)
         ctx.require(ctx.actor.can_create(self.kind), f"edit {self.kind} terms")
-        if parented is False:
+        if tag_parent:
             raise NotHierarchical()
         with ctx.backend.transaction():
             current = self.get(term_id)  # again, under the write lock: no update is lost
@@ -322,16 +322,14 @@ class TermCollection(Generic[T]):
             seen |= frontier
         return False
 
-    def _takes_parent(self, given: dict[str, Any]) -> bool | None:
-        """Whether ``given`` names a parent the kind can take: ``None`` when it names none,
-        ``False`` for a tag's (taken out of ``given``: the other fields are checked first,
-        and the caller's rights, as WordPress's term routes do before they refuse it)."""
-        if "parent" not in given:
-            return None
-        if self.kind == "category":
-            return True
+    def _tag_parent(self, given: dict[str, Any]) -> bool:
+        """Whether ``given`` names a parent for a tag, which takes none. It is taken out of
+        ``given``: the other fields are checked first, and the caller's rights, as WordPress's
+        term routes do before they refuse it."""
+        if self.kind != "tag" or "parent" not in given:
+            return False
         del given["parent"]
-        return False
+        return True
 
     def _updated_slug(self, clean: dict[str, Any], current: T) -> str:
         """The slug an update asks for, as stored. Another term's slug is refused
