@@ -1,7 +1,8 @@
 """Collections of terms (event categories and tags).
 
 Terms differ from posts: no status, no trash (deleting removes for good, as the reference forces
-it), no by-slug routes, names unique among siblings, and a ``count`` of published events.
+it), no by-slug routes (``get_by_slug`` is the Python API's alone), no former slugs, names
+unique among siblings, and a ``count`` of published events.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .progress import ProgressArg, tracking
 from .queries import Page, TermFilter, TermQuery
 from .records import Category, Tag
 from .slugs import slugify
-from .validation import read_flag, read_id, read_input, refuse_missing
+from .validation import read_flag, read_id, read_input, read_slug, refuse_missing
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -97,6 +98,26 @@ class TermCollection(Generic[T]):
                 fields={"id": f"send an existing {self.kind} id"},
             )
         return found
+
+    def get_by_slug(self, slug: str) -> T:
+        """The term whose slug is ``slug``, read as slugs are made (``slugify``), as the
+        term list's ``slug`` filter reads it: ``Rock & Roll`` finds ``rock-roll``.
+
+        Terms keep no former slugs (WordPress keeps ``_wp_old_slug`` for posts only), so a
+        renamed term is found by its new slug alone. There is no HTTP route for it: the
+        reference has none, and ``GET /categories?slug=...`` answers the same question.
+        """
+        text = read_slug(slug)
+        backend = self._ctx.backend
+        for candidate in dict.fromkeys((text, slugify(text))):
+            found = backend.find_slug(self.kind, candidate) if candidate else None
+            if found is not None:
+                return self.get(found)
+        raise NotFound(
+            f"There is no {self.kind} with the slug {text!r}.",
+            code="rest_invalid_param",
+            fields={"slug": f"send the slug of an existing {self.kind}"},
+        )
 
     def paths(self, terms: Iterable[Category | Tag]) -> dict[int, list[str]]:
         """Each term's slugs from its root category down to itself (its archive path).

@@ -75,6 +75,29 @@ class TermContract(ContractBase):
         terms(cal, kind).create(name="Sports", slug="sport-events")
         assert "sport-events-2" == terms(cal, kind).create(name="Sport Events").slug
 
+    @pytest.mark.parametrize("kind", TERM_KINDS)
+    def test_term_get_by_slug(self, cal: ec.Calendar, kind: str) -> None:
+        """A term is found by its slug, or by a text that slugifies to it, in its own kind."""
+        rock = terms(cal, kind).create(name="Rock & Roll")
+        other = "tag" if kind == "category" else "category"
+        terms(cal, other).create(name="Rock & Roll Night", slug="rock-roll-night")
+        assert [rock, rock] == [
+            terms(cal, kind).get_by_slug("rock-roll"),
+            terms(cal, kind).get_by_slug("Rock Roll"),
+        ]
+        with pytest.raises(NotFound, match=f"no {kind} with the slug 'rock-roll-night'") as info:
+            terms(cal, kind).get_by_slug("rock-roll-night")
+        assert ("rest_invalid_param", ["slug"]) == (info.value.code, list(info.value.fields))
+
+    @pytest.mark.parametrize("kind", TERM_KINDS)
+    def test_renamed_term_is_found_by_its_new_slug_only(self, cal: ec.Calendar, kind: str) -> None:
+        """Terms keep no former slugs: after a slug change the old one finds nothing."""
+        term = terms(cal, kind).create(name="Outdoor")
+        terms(cal, kind).update(term.id, slug="open-air")
+        assert term.id == terms(cal, kind).get_by_slug("open-air").id
+        with pytest.raises(NotFound):
+            terms(cal, kind).get_by_slug("outdoor")
+
     def test_categories_and_tags_share_one_id_sequence(self, cal: ec.Calendar) -> None:
         """Categories and tags draw distinct ids from one sequence."""
         category = cal.categories.create(name="Music")
