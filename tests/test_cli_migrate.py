@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from events_calendar.backends.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
+from events_calendar.backends.sqlite_schema import STEPS
 from events_calendar.cli import main
 from events_calendar.testing.postgres import TestDatabase, server_url
 
@@ -13,24 +15,47 @@ from events_calendar.testing.postgres import TestDatabase, server_url
 def test_migrate_creates_an_sqlite_schema(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Migrating a new SQLite file creates it and says the schema is up to date."""
+    """Migrating a new SQLite file creates it and lists every migration, in order; a second
+    run has none to apply."""
     status = main(["migrate", "--db", f"sqlite:///{tmp_path}/cal.db"])
-    assert (0, "The database schema is up to date.\n", True) == (
+    first = capsys.readouterr().out.splitlines()
+    again = main(["migrate", "--db", f"sqlite:///{tmp_path}/cal.db"])
+    assert (0, f"Applied {len(STEPS)} migrations:", "  0001_initial", len(STEPS) + 2, True) == (
         status,
-        capsys.readouterr().out,
+        first[0],
+        first[1],
+        len(first),
         (tmp_path / "cal.db").exists(),
+    )
+    assert [f"  {name}" for name, _ in STEPS] == first[1:-1]
+    assert first[-1] == "The database schema is up to date."
+    assert (0, "No migration to apply.\nThe database schema is up to date.\n") == (
+        again,
+        capsys.readouterr().out,
     )
 
 
 def test_migrate_creates_a_postgres_schema(capsys: pytest.CaptureFixture[str]) -> None:
-    """Migrating an empty PostgreSQL database records the schema version."""
+    """Migrating an empty PostgreSQL database records the schema version and lists what it
+    applied; a second run has nothing to apply."""
     database = TestDatabase(server_url(), migrate=False)
     try:
         status = main(["migrate", "--db", database.url])
+        first = capsys.readouterr().out.splitlines()
+        again = main(["migrate", "--db", database.url])
         database.reset()  # works only on a migrated database
     finally:
         database.drop()
-    assert (0, "The database schema is up to date.\n") == (status, capsys.readouterr().out)
+    expected = [f"  {m.version:04d}_{m.name}" for m in POSTGRES_MIGRATIONS]
+    assert (0, f"Applied {len(expected)} migrations:", expected) == (
+        status,
+        first[0],
+        first[1:-1],
+    )
+    assert (0, "No migration to apply.\nThe database schema is up to date.\n") == (
+        again,
+        capsys.readouterr().out,
+    )
 
 
 def test_migrate_unreachable_postgres_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

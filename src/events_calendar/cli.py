@@ -24,6 +24,7 @@ from .errors import CalendarError, StorageUnavailable
 from .queries import EventQuery
 from .settings import Settings
 from .statuses import Role
+from .storage import Migrated
 
 if TYPE_CHECKING:
     from .http.limits import HttpLimits
@@ -211,7 +212,14 @@ def _users_token(args: argparse.Namespace) -> None:
 
 
 def _migrate(args: argparse.Namespace) -> None:
-    _open(args.db).close()  # opening a database applies the migrations it lacks
+    with _open(args.db) as cal:  # opening a database applies the migrations it lacks
+        applied = cal.backend.migrated if isinstance(cal.backend, Migrated) else ()
+    if applied:
+        print(f"Applied {len(applied)} migration{'' if len(applied) == 1 else 's'}:")
+        for name in applied:
+            print(f"  {name}")
+    else:
+        print("No migration to apply.")
     print("The database schema is up to date.")
 
 

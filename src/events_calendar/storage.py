@@ -32,6 +32,7 @@ __all__ = [
     "Backend",
     "Family",
     "Filter",
+    "Migrated",
     "Storage",
     "UserStore",
     "family_of",
@@ -242,6 +243,15 @@ class UserStore(Protocol):
     def credentials(self, user_id: int) -> list[Credential]:
         """A user's credentials, oldest first."""
         ...
+
+
+@runtime_checkable
+class Migrated(Protocol):
+    """A backend whose schema is versioned (SQLite, PostgreSQL): it says which migrations
+    opening it applied, so ``events-calendar migrate`` can tell a schema it just brought up
+    to date from one that already was."""
+
+    migrated: tuple[str, ...]
 
 
 @runtime_checkable

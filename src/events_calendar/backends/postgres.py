@@ -259,6 +259,7 @@ class PostgresEngine(Engine):
                     "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
                     [migration.version, migration.name],
                 )
+            self.migrated += (f"{migration.version:04d}_{migration.name}",)
 
     @staticmethod
     def _schema_version(connection: psycopg.Connection[Any]) -> int | None:

@@ -406,7 +406,9 @@ class SQLiteEngine(Engine):
     def _migrate(self) -> None:
         """Apply the migrations the file lacks; none, and sqlite-utils is not imported."""
         if self._lacks_migrations():
+            applied = set(self._applied_migrations())
             migrations().apply(self.db)
+            self.migrated = tuple(name for name, _ in STEPS if name not in applied)
         refold_search_indexes(self._writer.execute)
 
     def _lacks_migrations(self) -> bool:

@@ -46,6 +46,9 @@ class Engine(ABC):
     """
 
     dialect: Dialect
+    #: The migrations opening the database applied, in order: set by an engine that
+    #: migrates on open; none when the schema was already up to date.
+    migrated: tuple[str, ...] = ()
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[None]:

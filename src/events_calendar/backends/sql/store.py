@@ -91,6 +91,11 @@ class SQLStore:
     def transaction(self) -> AbstractContextManager[None]:
         return self.engine.transaction()
 
+    @property
+    def migrated(self) -> tuple[str, ...]:
+        """The migrations opening the database applied (``storage.Migrated``)."""
+        return self.engine.migrated
+
     def generation(self) -> Hashable:
         return self.engine.generation()
 
