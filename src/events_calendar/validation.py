@@ -208,10 +208,17 @@ def _values(
             rule(item)
     if kind in _MARKUP_INPUTS and not reader.lookup.unfiltered_html:
         title = kind is Input.NAME
-        found = [sanitize(name, item, title=title) for item in found]
-        if title and not all(item.strip() for item in found):  # names are never blank
+        # Trimmed again once cleaned, as texts are trimmed when read: ``Hall <script>``
+        # must be ``Hall``, the name a duplicate check compares, not ``Hall `` beside it.
+        found = [_trimmed(sanitize(name, item, title=title)) for item in found]
+        if title and not all(found):  # names are never blank
             raise _Invalid("send a name that is more than markup: none is left once it is removed")
     return found
+
+
+def _trimmed(value: Any) -> Any:
+    """A cleaned text without the spaces the markup it lost stood between (others as given)."""
+    return value.strip() if isinstance(value, str) else value
 
 
 def stored_problems(record: Record) -> dict[str, str]:

@@ -53,6 +53,26 @@ class RoleContract(AccessContractBase):
             snapshot(cal),
         )
 
+    def test_a_cleaned_name_is_trimmed_and_finds_its_duplicate(self, cal: ec.Calendar) -> None:
+        """Markup an author may not write is removed, and the text trimmed again: texts are
+        trimmed as they are read, and the venue ``Hall <script>...`` is the venue ``Hall``,
+        which the duplicate check then finds, not a second ``Hall `` beside it."""
+        hall = cal.venues.create(venue="Hall")
+        author = self.user_cal(cal, "author")
+        again = author.venues.create(venue="Hall <script>alert(1)</script>")
+        gala = author.events.create(
+            title="<b>Gala</b> <script>alert(1)</script>",
+            description=" <script>alert(1)</script> <p>Dress up</p> ",
+            start_date="2031-01-10 10:00",
+            end_date="2031-01-10 11:00",
+        )
+        assert (hall.id, "Hall", "<b>Gala</b>", "<p>Dress up</p>") == (
+            again.id,
+            cal.venues.get(hall.id).venue,
+            gala.title,
+            gala.description,
+        )
+
     @pytest.mark.parametrize("kind", POST_KINDS)
     def test_contributor_creates_drafts_by_default(self, cal: ec.Calendar, kind: str) -> None:
         """A contributor's record is a draft unless another status is asked for."""
