@@ -43,6 +43,13 @@ def login_problem(login: str) -> str | None:
     return None
 
 
+def _same_login(one: str, other: str) -> bool:
+    """Whether two texts name one login: case is not part of it (``Ada`` signs in as
+    ``ada``, and may not be created beside it), as WordPress's case-insensitive
+    ``user_login`` column reads it, so that ``Admin`` cannot pass for ``admin``."""
+    return one.casefold() == other.casefold()
+
+
 class UserDirectory:
     """The users of a calendar (``cal.users``); managing them needs an administrator."""
 
@@ -83,8 +90,11 @@ class UserDirectory:
             ) from None
         backend = self._ctx.backend
         with backend.transaction():
-            if backend.find_user(login) is not None:
-                raise InvalidParameter.one("login", f"the login {login!r} is taken; choose another")
+            taken = next((u for u in backend.list_users() if _same_login(u.login, login)), None)
+            if taken is not None:
+                raise InvalidParameter.one(
+                    "login", f"the login {taken.login!r} is taken; choose another"
+                )
             user = User(
                 id=backend.reserve_ids("user")[0],
                 login=login,
@@ -100,7 +110,7 @@ class UserDirectory:
         asking for themselves: logins and roles are not public (``list``). Judged before the
         lookup, so a refusal says nothing of whether the login exists."""
         me = self._ctx.actor.user
-        if me is None or login != me.login:
+        if me is None or not isinstance(login, str) or not _same_login(login, me.login):
             self._require_admin()
         return self._named(login)
 
@@ -125,7 +135,14 @@ class UserDirectory:
         NUL character, which ``create`` refuses and PostgreSQL cannot take) names nobody.
         """
         login = read_name(login, field="login", example=_EXAMPLE)
-        return self._ctx.backend.find_user(login) if clean_text(login) else None
+        if not clean_text(login):
+            return None
+        backend = self._ctx.backend
+        exact = backend.find_user(login)
+        if exact is not None:
+            return exact
+        alike = [u for u in backend.list_users() if _same_login(u.login, login)]
+        return alike[0] if len(alike) == 1 else None  # two (an older calendar's): neither
 
     def list(self) -> list[User]:
         """Every user, to full access or an administrator only: logins and roles are not public."""
@@ -171,13 +188,15 @@ class UserDirectory:
         """The user whose login and application password these are."""
         if not isinstance(password, str):
             raise InvalidParameter.one("password", "send the application password as text")
-        user = self._find(login)
-        credential = self._ctx.backend.find_credential(_digest("".join(password.split())))
+        login = read_name(login, field="login", example=_EXAMPLE)
+        backend = self._ctx.backend
+        credential = backend.find_credential(_digest("".join(password.split())))
+        user = None if credential is None else backend.get_user(credential.user_id)
         if (
             credential is None
             or user is None
             or credential.kind != "password"
-            or credential.user_id != user.id
+            or not _same_login(user.login, login)
         ):
             raise AuthenticationFailed(
                 "The login or application password is not valid.", code="incorrect_password"

@@ -93,6 +93,33 @@ class UserContract(AccessContractBase):
         assert ["login"] == list(info.value.fields)
         assert before == snapshot(cal)
 
+    @pytest.mark.parametrize("again", ["Alice", "ALICE", "alice"])
+    def test_a_login_is_taken_whatever_its_case(self, cal: ec.Calendar, again: str) -> None:
+        """``Alice`` may not be created beside ``alice``: case is not part of a login, as
+        in WordPress, so one user cannot pass for another by its capitals."""
+        cal.users.create("alice")
+        before = snapshot(cal)
+        with pytest.raises(InvalidParameter, match="'alice' is taken") as info:
+            cal.users.create(again, role="administrator")
+        assert (["login"], before) == (list(info.value.fields), snapshot(cal))
+
+    def test_a_login_is_found_and_signs_in_whatever_its_case(self, cal: ec.Calendar) -> None:
+        """``ALICE`` names the user ``alice``: looked up, acted as, and signed in with her
+        password (WordPress's ``user_login`` compares without case); ``bob``'s password
+        still signs in no one as ``Alice``."""
+        alice = cal.users.create("alice", role="author")
+        cal.users.create("bob")
+        password = cal.users.issue_password("ALICE")
+        bobs = cal.users.issue_password("bob")
+        assert (alice, alice, alice, "author") == (
+            cal.users.get("Alice"),
+            cal.users.verify_password("ALICE", password),
+            cal.users.verify_password("alice", password),
+            cal.as_user("aLiCe").users.get("ALICE").role.value,
+        )
+        with pytest.raises(AuthenticationFailed):
+            cal.users.verify_password("Alice", bobs)
+
     def test_a_login_with_a_colon_is_refused(self, cal: ec.Calendar) -> None:
         """HTTP Basic ends the login at the first ``:``: such a user was made and could
         never sign in with a password."""
