@@ -21,6 +21,7 @@ from events_calendar.dates import (
     months_ahead,
     parse_datetime,
     query_bound,
+    repeat_offset,
     resolve_zone,
     start_of_day,
     to_utc,
@@ -488,6 +489,24 @@ def test_start_of_day_when_midnight_is_skipped() -> None:
         "2031-09-07T01:00:00-03:00"
         == start_of_day(datetime(2031, 9, 7, 12, 0, tzinfo=SANTIAGO)).isoformat()
     )
+
+
+@pytest.mark.parametrize(
+    ("when", "expected"),
+    [
+        (datetime(2031, 11, 2, 1, 30, tzinfo=NEW_YORK), ""),  # first pass: EDT
+        (datetime(2031, 11, 2, 1, 30, tzinfo=NEW_YORK, fold=1), "-05:00"),  # second: EST
+        (datetime(2031, 11, 2, 2, 30, tzinfo=NEW_YORK, fold=1), ""),  # after the repeat
+        (datetime(2031, 3, 30, 2, 30, tzinfo=PARIS, fold=1), ""),  # a gap is no repeat
+        (datetime(2031, 10, 26, 2, 30, tzinfo=PARIS, fold=1), "+01:00"),
+        (resolve_zone("UTC+2").fromutc(datetime(2031, 10, 26, 1, 30, tzinfo=UTC)), "+02:00"),
+    ],
+)
+def test_repeat_offset_names_the_second_pass_of_a_repeated_hour(
+    when: datetime, expected: str
+) -> None:
+    """Only a wall time in the second pass of a repeated hour gets its UTC offset."""
+    assert expected == repeat_offset(when)
 
 
 def test_end_of_day_when_the_last_hour_repeats() -> None:

@@ -182,3 +182,43 @@ def test_event_list_rest_url_keeps_category_and_tag_filters(site: Site) -> None:
         site.get("/events", params={"categories": "music", "tags": "outdoor"}).json()["rest_url"]
     )[1]
     assert {("categories", "music"), ("tags", "outdoor")} <= set(pairs)
+
+
+def _fall_back_site() -> Site:
+    """New York, with events at 01:45 EST, 01:50 EDT and 01:50 EST on 2031-11-02."""
+    site = Site(settings=ec.Settings(timezone="America/New_York"))
+    for title, start, end in [
+        ("edt-0150", "2031-11-02T01:50:00-04:00", "2031-11-02T01:55:00-04:00"),
+        ("est-0145", "2031-11-02T01:45:00-05:00", "2031-11-02T01:50:00-05:00"),
+        ("est-0150", "2031-11-02T01:50:00-05:00", "2031-11-02T01:55:00-05:00"),
+    ]:
+        site.event(title=title, start_date=start, end_date=end)
+    return site
+
+
+_SECOND_PASS = {"starts_after": "2031-11-02T01:40:00-05:00", "strict_dates": "1", "per_page": "1"}
+
+
+@pytest.mark.parametrize(
+    ("bound", "echoed", "total"),
+    [
+        ("2031-11-02T01:40:00-05:00", "2031-11-02 01:40:00-05:00", 2),  # second pass
+        ("2031-11-02T01:40:00-04:00", "2031-11-02 01:40:00", 3),  # first pass: as before
+    ],
+)
+def test_rest_url_writes_the_offset_of_a_bound_in_the_repeated_hour(
+    bound: str, echoed: str, total: int
+) -> None:
+    """A strict bound in the second pass of the repeated hour is echoed with its offset."""
+    params = {**_SECOND_PASS, "starts_after": bound}
+    body = _fall_back_site().get("/events", params=params).json()
+    pairs = dict(url_parts(body["rest_url"])[1])
+    assert (echoed, total) == (pairs["starts_after"], body["total"])
+
+
+def test_next_rest_url_in_the_repeated_hour_lists_the_same_events() -> None:
+    """Following next_rest_url of a second-pass bound gives page 2 of the same list."""
+    site = _fall_back_site()
+    first = site.get("/events", params=_SECOND_PASS).json()
+    second = site.raw("GET", first["next_rest_url"]).json()
+    assert (["est-0150"], 2) == ([e["title"] for e in second["events"]], second["total"])

@@ -50,6 +50,7 @@ __all__ = [
     "on_wall_clock",
     "parse_datetime",
     "query_bound",
+    "repeat_offset",
     "resolve_zone",
     "start_of_day",
     "to_utc",
@@ -398,6 +399,22 @@ def format_wall(dt: datetime) -> str:
     return (
         f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d} {dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}"
     )
+
+
+def repeat_offset(dt: datetime) -> str:
+    """``dt``'s UTC offset (``-05:00``) when its wall time is the second pass of an hour its
+    zone repeats (the clocks went back), else ``""``.
+
+    A wall time without an offset is read as its first pass, so written text adds this to
+    the wall time to read back as the same instant, and stays as it was everywhere else."""
+    offset = _require_aware(dt, "dt").utcoffset()
+    first = dt.replace(fold=0).utcoffset()
+    if not dt.fold or offset is None or first is None or first <= offset:
+        return ""
+    sign, size = ("-", -offset) if offset < timedelta(0) else ("+", offset)
+    hours, rest = divmod(int(size.total_seconds()), 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{sign}{hours:02d}:{minutes:02d}" + (f":{seconds:02d}" if seconds else "")
 
 
 def start_of_day(dt: datetime) -> datetime:

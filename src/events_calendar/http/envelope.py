@@ -9,6 +9,7 @@ from typing import Any
 from starlette.responses import Response
 
 from ..coerce import is_truthy
+from ..dates import format_wall, repeat_offset
 from ..queries import EventFilter, EventQuery, LinkedQuery, Page, TermQuery
 from ..records import Event, Kind
 from .call import Call
@@ -72,7 +73,9 @@ def event_query_params(call: Call, page: Page[Event]) -> list[tuple[str, str]]:
 
     ``ticketed=false`` filters nothing and is left out, as the reference leaves it out
     (evlist_ticketed_false); a true ``geoloc``, which filters nothing either, is echoed with
-    empty coordinates, as the reference echoes it (evlist_geoloc).
+    empty coordinates, as the reference echoes it (evlist_geoloc). A bound in the second
+    pass of an hour the calendar's zone repeats carries its UTC offset, so that it reads back
+    as the same instant (a wall time alone is the first pass).
     """
     flt = page.filter
     assert isinstance(flt, EventFilter)
@@ -80,7 +83,10 @@ def event_query_params(call: Call, page: Page[Event]) -> list[tuple[str, str]]:
     given = call.only(EventQuery)
 
     def stamp(value: Any) -> str | None:
-        return None if value is None else value.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
+        if value is None:
+            return None
+        local = value.astimezone(zone)  # the second pass of a repeated hour needs its offset
+        return format_wall(local) + repeat_offset(local)
 
     status = given.get("status")
     if status is None:
