@@ -455,9 +455,22 @@ def _zone_named(text: str) -> tzinfo | None:
 def _on_named_clock(value: datetime, tzid: str | None) -> datetime:
     """A date-time whose TZID names a zone this library knows, read as that zone's wall clock
     (the first of a repeated hour, as RFC 5545 3.3.5 says), not by the file's VTIMEZONE: a
-    VTIMEZONE may place a transition an hour off, and the zone database does not."""
+    VTIMEZONE may place a transition an hour off, and the zone database does not.
+
+    A value already on that zone's clock keeps its instant: a UTC time that X-WR-TIMEZONE
+    moved into the second pass of a repeated hour carries ``fold=1``, and a wall time read
+    from the file has ``fold=0`` anyway."""
     named = _named_zone(tzid) if value.tzinfo is not None else None
-    return value.replace(tzinfo=named, fold=0) if named is not None else value
+    if named is None or _same_zone(value.tzinfo, named):
+        return value
+    return value.replace(tzinfo=named, fold=0)
+
+
+def _same_zone(given: tzinfo | None, named: tzinfo) -> bool:
+    """Whether ``given`` is the zone database's ``named`` zone (not a VTIMEZONE's version)."""
+    if given is named:
+        return True
+    return isinstance(given, ZoneInfo) and isinstance(named, ZoneInfo) and given.key == named.key
 
 
 def _in_zone(value: datetime, zone: tzinfo) -> datetime:
