@@ -22,7 +22,11 @@ users in ``docs/icalendar.md``:
   status the import gives the others). GEO and
   TRANSP have no place in the records and are ignored.
 
-``icalendar`` and friends are imported here only, so ``import events_calendar`` stays light.
+- **Durations.** A DURATION's days and weeks are wall-clock days, its hours, minutes and
+  seconds elapsed time (RFC 5545 3.3.6; ``ical_duration``), for a series' occurrences too.
+
+``icalendar`` and friends are imported here (and by ``ical_duration``, which this imports)
+only, so ``import events_calendar`` stays light.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from ..errors import InvalidParameter
 from ..markup import plain_text
 from ..web_addresses import read_web_url
 from .ical_chunks import chunks
+from .ical_duration import end_after, parse_calendars
 from .rows import MAX_LINE, SourceRow, UnreadableFile, one_line, refuse_utf16, too_large
 
 __all__ = [
@@ -186,7 +191,7 @@ def _parse(text: str, where: str) -> list[icalendar.Calendar]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            found = icalendar.Calendar.from_ical(text, multiple=True)
+            found = parse_calendars(text)
     except (ValueError, KeyError, IndexError) as bad:
         raise UnreadableFile(
             where, f"the iCalendar file cannot be read: {_first_line(bad)}"
@@ -299,9 +304,16 @@ class _Reader:
             return
         if not found and self.outside is not None:
             self.outside.append(uid)
+        durations = {
+            _recurrence_key(c.get("RECURRENCE-ID")): c.get("DURATION")
+            for c in components
+            if c.name == "VEVENT"
+        }
         for occurrence in sorted(found):
             event = occurrence.as_component(False)
-            yield self._row(event, uid, _recurrence_key(event.get("RECURRENCE-ID")))
+            suffix = _recurrence_key(event.get("RECURRENCE-ID"))
+            _restore_duration(event, durations.get(suffix, durations.get(None)))
+            yield self._row(event, uid, suffix)
 
     # -- fields ------------------------------------------------------------------------------
     def _fields(self, event: icalendar.Event) -> dict[str, Any]:
@@ -353,7 +365,10 @@ class _Reader:
         tzid = event["DTSTART"].params.get("TZID")
         dtend = event.get("DTEND")
         start = _on_named_clock(start, tzid)
-        end = _on_named_clock(end, dtend.params.get("TZID") if dtend is not None else tzid)
+        if dtend is None and event.get("DURATION") is not None:
+            end = end_after(start, event["DURATION"])  # its hours are elapsed time
+        else:
+            end = _on_named_clock(end, dtend.params.get("TZID") if dtend is not None else tzid)
         zone = _named_zone(event.get(TIMEZONE_PROPERTY)) or self._zone(start, tzid)
         if zone is None:  # floating, and no zone to read it in: the calendar's own
             return {"start_date": start, "end_date": end.replace(tzinfo=None)}
@@ -376,6 +391,19 @@ class _Reader:
 #: Rule parts that repeat an event more than a few times an hour: no calendar event does, and
 #: the rule engine would compute every repetition since the series began.
 _RUNAWAY = {"FREQ": {"SECONDLY", "MINUTELY"}, "BYSECOND": None}
+
+
+def _restore_duration(occurrence: icalendar.Event, duration: Any) -> None:
+    """Put back the DURATION of the component an occurrence comes from (its series, or its
+    override), in place of the DTEND the expander added on the wall clock, so that its hours
+    count as elapsed time (``end_after``). An occurrence whose end is not that sum (an
+    override ``THISANDFUTURE`` with another length) keeps its DTEND."""
+    start, end = occurrence.get("DTSTART"), occurrence.get("DTEND")
+    if duration is None or start is None or end is None or not isinstance(start.dt, datetime):
+        return
+    if end.dt.replace(tzinfo=None) - start.dt.replace(tzinfo=None) == duration.dt:
+        del occurrence["DTEND"]
+        occurrence["DURATION"] = duration
 
 
 def _runaway_rule(series: icalendar.Calendar) -> str | None:
