@@ -1,17 +1,20 @@
 """Whether an import row would change the record it matched, found without writing.
 
 ``Comparer.changed_fields`` reads a row's cleaned input (``validation.read_input``) against
-the stored record: plain fields by value; dates as the event would store them (zone, all-day span);
-categories and tags by the terms the names resolve to; venues and organizers given inline by
-the record the calendar would reuse for them (same name ignoring case, and every given field
-equal), so re-importing a file the calendar exported reports its rows as unchanged.
+the stored record: plain fields by value; dates as the event would store them (zone, all-day
+span), by their instant; categories and tags by the terms the names resolve to; venues and
+organizers given inline by the record the calendar would reuse for them (same name ignoring
+case, and every given field equal), so re-importing a file the calendar exported reports its
+rows as unchanged.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from ..dates import to_utc
 from ..lookups import term_ids
 from ..records import Event, Kind, Organizer, Record, Venue
 from ..statuses import Status
@@ -52,7 +55,7 @@ class Comparer:
         ]
         if isinstance(record, Event) and any(name in DATE_FIELDS for name in clean):
             span = self._cal.events._span(clean, record)
-            if any(span[name] != getattr(record, name) for name in span):
+            if any(_differ(span[name], getattr(record, name)) for name in span):
                 changed += [name for name in DATE_FIELDS if name in clean]
         return list(dict.fromkeys(changed))
 
@@ -96,6 +99,14 @@ class Comparer:
         if key not in self._linked:
             self._linked[key] = _reused(self._cal, cls, data)
         return self._linked[key]
+
+
+def _differ(given: Any, current: Any) -> bool:
+    """Whether a span's value differs from the record's: dates by their instant, since two
+    datetimes of one zone compare by wall clock alone (01:30 EDT equals 01:30 EST)."""
+    if isinstance(given, datetime) and isinstance(current, datetime):
+        return to_utc(given) != to_utc(current)
+    return bool(given != current)
 
 
 def _reused(cal: Calendar, cls: type[Venue | Organizer], data: Mapping[str, Any]) -> int | None:
