@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import date, time
+from datetime import date, time, timedelta
 
 import pytest
 
@@ -40,6 +40,21 @@ def test_dates_in_spreadsheet_forms(text: str) -> None:
 def test_times_in_spreadsheet_forms(text: str, expected: time) -> None:
     """24-hour times with or without seconds, and am/pm times."""
     assert expected == read_time(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "offset"),
+    [
+        ("01:30:00-05:00", time(1, 30), -5 * 60),
+        ("1:30 am -0500", time(1, 30), -5 * 60),
+        ("14:30+05:30", time(14, 30), 330),
+        ("1:30Z", time(1, 30), 0),
+    ],
+)
+def test_a_time_may_end_with_its_utc_offset(text: str, expected: time, offset: int) -> None:
+    """The offset (which pass of a repeated hour) is the time's ``tzinfo``."""
+    found = read_time(text)
+    assert (expected, timedelta(minutes=offset)) == (found.replace(tzinfo=None), found.utcoffset())
 
 
 @pytest.mark.parametrize(

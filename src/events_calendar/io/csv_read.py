@@ -27,12 +27,13 @@ import itertools
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import date, datetime, time
+from datetime import UTC, date, datetime, time, tzinfo
 from typing import IO, Any
 
 import attrs
 
-from ..dates import format_wall
+from ..dates import format_wall, on_wall_clock, repeat_offset, resolve_zone, zone_name
+from ..errors import InvalidParameter
 from ..statuses import Status
 from .csv_cells import unguard
 from .csv_columns import COLUMNS, Layout, layout, named, normalize
@@ -109,12 +110,14 @@ def read_csv(
     key: str | None = None,
     max_line: int = MAX_LINE,
     status_given: bool = False,
+    zone: tzinfo = UTC,
 ) -> CsvFile:
     """Read the header of a CSV file of ``kind`` records; rows follow lazily.
 
     A status cell that is no status an import gives (``trash`` included: an import does not
     put records in the trash) refuses its row, unless ``status_given``: the import's
-    ``status=`` then wins over the column.
+    ``status=`` then wins over the column. ``zone`` is the zone of events without an
+    ``Event Timezone`` cell (the calendar's), in which a time's UTC offset is checked.
 
     Raises ``UnreadableFile`` for a file with no header or no column of the kind's name.
     """
@@ -139,7 +142,8 @@ def read_csv(
             f"no header row: no column names the {kind} ({name.header!r}); the first row "
             f"reads {', '.join(repr(c) for c in header[:4])}",
         )
-    return CsvFile(found, _rows(reader, found, kind, where, key, status_given))
+    fields_of = functools.partial(_event, zone=zone) if kind == "event" else _FIELDS[kind]
+    return CsvFile(found, _rows(reader, found, (kind, fields_of), where, key, status_given))
 
 
 #: The separators a CSV file's cells may have, the first one preferred in a tie.
@@ -211,8 +215,15 @@ def _lines(stream: IO[bytes], where: str, max_line: int) -> Iterator[str]:
 
 
 def _rows(
-    reader: Any, found: Layout, kind: ImportKind, where: str, key: str | None, status_given: bool
+    reader: Any,
+    found: Layout,
+    of: tuple[ImportKind, Any],
+    where: str,
+    key: str | None,
+    status_given: bool,
 ) -> Iterator[SourceRow]:
+    """The rows of ``of``'s kind, each read by ``of``'s reader of fields."""
+    kind, fields_of = of
     headers = {c.id: c.header for c in COLUMNS[kind]}
     line = reader.line_num + 1
     while True:
@@ -242,7 +253,7 @@ def _rows(
                 continue
             row_key, former = _column_keys(key or "", kind, value)
         problems: dict[str, str] = {}
-        fields = _FIELDS[kind](values, problems)
+        fields = fields_of(values, problems)
         if not status_given and values.get("status"):
             _status(values["status"], problems)
         if problems:
@@ -281,14 +292,16 @@ def _texts(kind: ImportKind, values: Mapping[str, str]) -> dict[str, Any]:
     return {name: values[name] for name in _TEXTS[kind] if values.get(name)}
 
 
-def _event(values: Mapping[str, str], problems: dict[str, str]) -> dict[str, Any]:
+def _event(
+    values: Mapping[str, str], problems: dict[str, str], *, zone: tzinfo = UTC
+) -> dict[str, Any]:
     fields = _texts("event", values)
     if not values.get("title"):
         problems["title"] = "empty; every event needs a name"
     for name in _BOOLEANS:
         if name in values:
             fields[name] = _read(read_bool, values[name], name, problems)
-    span = _span(values, problems)
+    span = _span(values, problems, zone)
     if span is not None:
         fields["start_date"], fields["end_date"] = span
     if values.get("venue"):
@@ -317,8 +330,11 @@ def _read(reader: Any, text: str, column: str, problems: dict[str, str]) -> Any:
         return None
 
 
-def _span(values: Mapping[str, str], problems: dict[str, str]) -> tuple[str, str] | None:
-    """Start and end as ``YYYY-MM-DD HH:MM:SS``, the end filled as the module says."""
+def _span(
+    values: Mapping[str, str], problems: dict[str, str], zone: tzinfo
+) -> tuple[str, str] | None:
+    """Start and end as ``YYYY-MM-DD HH:MM:SS``, the end filled as the module says; with the
+    UTC offset of a time in the second pass of a repeated hour, which its cell gave."""
     if not values.get("start_date"):
         problems["start_date"] = "empty; every event needs a start date"
         return None
@@ -332,12 +348,66 @@ def _span(values: Mapping[str, str], problems: dict[str, str]) -> tuple[str, str
         return None
     start = datetime.combine(start_day, start_time or time())
     if end_day is None:
-        end = datetime.combine(start_day, end_time or start.time())
+        end = datetime.combine(start_day, end_time or start.timetz())
     else:
         end = datetime.combine(end_day, end_time or time())
-    if end < start and (end_day is None or end_time is None):
+    if start.tzinfo is not None or end.tzinfo is not None:
+        row_zone = _row_zone(values, zone)
+        start = _on_clock(start, row_zone, values.get("start_time", ""), "start_time", problems)
+        if problems:
+            return None
+        end = _on_clock(end, row_zone, values.get("end_time", ""), "end_time", problems)
+        if problems:
+            return None
+    if _before(end, start) and (end_day is None or end_time is None):
         end = start  # the reference clamps an end it filled in
     return _wall(start), _wall(end)
+
+
+def _row_zone(values: Mapping[str, str], zone: tzinfo) -> tzinfo | None:
+    """The zone of a row's event: its ``Event Timezone`` cell, else the calendar's; ``None``
+    for a cell no zone has (``create`` refuses the row for it)."""
+    try:
+        return resolve_zone(values["timezone"]) if values.get("timezone") else zone
+    except InvalidParameter:
+        return None
+
+
+def _on_clock(
+    moment: datetime, zone: tzinfo | None, cell: str, column: str, problems: dict[str, str]
+) -> datetime:
+    """A date and time whose cell gave a UTC offset, in the event's zone: of the (at most
+    two) passes of that wall time, the one with that offset, or a problem naming the
+    offsets that wall time has. A time without one is read as ``create`` reads it."""
+    if zone is None:
+        return moment
+    offset = moment.utcoffset()
+    wall = moment.replace(tzinfo=None)
+    if offset is None:  # beside a time with an offset: its first pass, as ``create`` reads it
+        return on_wall_clock(wall, zone)
+    passes = [
+        on_zone
+        for on_zone in (wall.replace(tzinfo=zone, fold=fold) for fold in (0, 1))
+        if on_zone.astimezone(UTC).astimezone(zone).replace(tzinfo=None) == wall
+    ]
+    for on_zone in passes:
+        if on_zone.utcoffset() == offset:
+            return on_zone
+    has = " or ".join(dict.fromkeys(on_zone.isoformat()[19:] for on_zone in passes))
+    problems[column] = (
+        f"{cell!r}: {zone_name(zone)} has no UTC offset {moment.isoformat()[19:]} at "
+        f"{format_wall(wall)} ({f'its offset is {has}' if has else 'that time is skipped'});"
+        " write the time without an offset, or with its own to name the second pass of a "
+        "repeated hour"
+    )
+    return moment
+
+
+def _before(end: datetime, start: datetime) -> bool:
+    """Whether ``end`` is before ``start``: by instant when either is on a zone's clock."""
+    if end.tzinfo is None or start.tzinfo is None:
+        return end.replace(tzinfo=None) < start.replace(tzinfo=None)
+    return end.astimezone(UTC) < start.astimezone(UTC)
 
 
 def _moment(
@@ -351,7 +421,8 @@ def _moment(
 
 
 def _wall(moment: datetime) -> str:
-    return format_wall(moment)
+    """``YYYY-MM-DD HH:MM:SS``, and the UTC offset of a second pass of a repeated hour."""
+    return format_wall(moment) + (repeat_offset(moment) if moment.tzinfo is not None else "")
 
 
 def _cost(values: Mapping[str, str]) -> str:

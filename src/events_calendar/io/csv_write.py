@@ -1,6 +1,7 @@
 """Writing events as CSV in the layout the importer reads (``csv_columns``), so that an
 export imports again as it is: the same headers, dates as ``YYYY-MM-DD`` and times as
-``HH:MM:SS`` on the event's own wall clock, its IANA zone, booleans as ``TRUE``/``FALSE``,
+``HH:MM:SS`` on the event's own wall clock (with the UTC offset in the second pass of an
+hour the clocks repeat, ``01:30:00-05:00``), its IANA zone, booleans as ``TRUE``/``FALSE``,
 categories, tags and organizers by name (comma-separated; organizers by id when a name holds
 a comma or reads as ids, categories and tags by slug when a name holds a comma), the first
 venue by name (a row names one: see ``_first_venue``), the cost as the calendar stores it
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Iterable
+from datetime import datetime
 from typing import IO, TYPE_CHECKING
 
+from ..dates import repeat_offset
 from ..events import Related
 from ..records import Event
 from .csv_cells import guard
@@ -52,6 +55,12 @@ def _first_venue(event: Event, related: Related) -> str:
     return venues[0].venue if venues else ""
 
 
+def _time(moment: datetime) -> str:
+    """The wall time, and its UTC offset in the second pass of a repeated hour (a wall time
+    alone reads back as the first pass, an hour earlier)."""
+    return moment.strftime("%H:%M:%S") + repeat_offset(moment)
+
+
 def _row(event: Event, related: Related) -> list[str]:
     organizers = related.organizers_of(event)
     if any("," in o.organizer or _IDS.fullmatch(o.organizer) for o in organizers):
@@ -67,9 +76,9 @@ def _row(event: Event, related: Related) -> list[str]:
         "description": event.description,
         "excerpt": event.excerpt,
         "start_date": event.start_date.strftime("%Y-%m-%d"),
-        "start_time": event.start_date.strftime("%H:%M:%S"),
+        "start_time": _time(event.start_date),
         "end_date": event.end_date.strftime("%Y-%m-%d"),
-        "end_time": event.end_date.strftime("%H:%M:%S"),
+        "end_time": _time(event.end_date),
         "all_day": _flag(event.all_day),
         "timezone": event.timezone,
         "hide_from_listings": _flag(event.hide_from_listings),

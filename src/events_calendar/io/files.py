@@ -199,6 +199,7 @@ def import_file(
                 key=key,
                 max_line=max_line,
                 status_given=status is not None,
+                zone=cal.zone,
             )
             report = import_rows(
                 cal, found.rows, kind=record_kind, default_key=default_key, **options

@@ -9,7 +9,9 @@ A key is text whose prefix says how it is found:
   import keys, so an event of another calendar never lands on a local event of the same id.
 - ``title+start:<title>|<YYYY-MM-DD HH:MM:SS>``: the event with that title (ignoring case)
   starting at that wall-clock time, as the reference's CSV importer matches a row to an
-  existing event (``match_existing_post``). Found from the events themselves, never stored.
+  existing event (``match_existing_post``); a start in the second pass of a repeated hour
+  ends with its UTC offset (``dates.repeat_offset``), so the two passes are two starts.
+  Found from the events themselves, never stored.
 - ``name:<name>``: the venue or organizer of that name (ignoring case), oldest first, as the
   reference's importer finds venues and organizers. Never stored.
 - ``slug:<slug>``: the record with that slug, current or former (a JSON backup of another
@@ -32,7 +34,7 @@ from typing import Any
 
 import attrs
 
-from ..dates import format_wall
+from ..dates import format_wall, repeat_offset
 from ..records import RECORD_CLASSES, Kind, Record
 from ..statuses import Status
 from ..storage import Backend
@@ -81,7 +83,8 @@ def own_event(key: str, calendar: str) -> int | None:
 
 
 def title_start_key(title: str, start: str) -> str:
-    """The reference's match for an event row: its title and wall-clock start."""
+    """The reference's match for an event row: its title and wall-clock start (with its UTC
+    offset in the second pass of a repeated hour, as the CSV reader writes it)."""
     return f"title+start:{title.strip().casefold()}|{start}"
 
 
@@ -175,4 +178,5 @@ def _fits(key: str, record: Record) -> bool:
     if not key.startswith("title+start:"):
         return True
     start = key.rpartition("|")[2]
-    return format_wall(record.start_date) == start  # type: ignore[union-attr]
+    moment = record.start_date  # type: ignore[union-attr]
+    return bool(format_wall(moment) + repeat_offset(moment) == start)

@@ -12,7 +12,9 @@ Each reader returns the value in the form ``cal.events.create`` takes, or raises
   time with a UTC offset (``+02:00``, ``Z``) is refused: the time is the event's wall
   clock, in its own zone;
 - times: ``7:30:00``, ``21:45``, ``9:30 pm``, ``9pm``, ``09:30 AM``, and with a fraction of
-  a second (``20:00:00.000``, as databases export them), which is dropped;
+  a second (``20:00:00.000``, as databases export them), which is dropped; a time cell may
+  end with a UTC offset (``01:30:00-05:00``), which says which pass of an hour the clocks
+  repeat it is (the reader checks it against the event's zone);
 - booleans: ``TRUE``, ``true``, ``Yes``, ``1`` and ``FALSE``, ``No``, ``0``, an empty cell;
 - lists (categories, tags, organizers): comma-separated, each item trimmed.
 """
@@ -20,7 +22,7 @@ Each reader returns the value in the form ``cal.events.create`` takes, or raises
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta, timezone
 from functools import lru_cache
 
 __all__ = ["BadValue", "read_bool", "read_date", "read_list", "read_moment", "read_time"]
@@ -40,7 +42,8 @@ _DATE_FORMATS = (
 )
 _TIME = re.compile(
     r"(?P<hour>[0-9]{1,2})(?::(?P<minute>[0-9]{2}))?(?::(?P<second>[0-9]{2})(?:[.,][0-9]+)?)?"
-    r"\s*(?P<half>[ap]\.?\s*m\.?)?",
+    r"\s*(?P<half>[ap]\.?\s*m\.?)?"
+    r"(?:\s*(?P<offset>Z|(?P<sign>[+-])(?P<oh>[0-9]{2}):?(?P<om>[0-9]{2})?))?",
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
@@ -141,16 +144,34 @@ def read_moment(text: str) -> tuple[date, time | None]:
 
 @lru_cache(maxsize=4096)
 def read_time(text: str) -> time:
-    """A time of day from a cell: 24-hour or with am/pm."""
+    """A time of day from a cell: 24-hour or with am/pm; with its UTC offset as ``tzinfo``
+    when the cell ends with one (``01:30:00-05:00``), else naive."""
     match = _TIME.fullmatch(text.strip())
     if match is not None:
         hour, minute, second = (int(match[name] or 0) for name in ("hour", "minute", "second"))
         half = (match["half"] or "").lower().replace(".", "").replace(" ", "")
         if half and 1 <= hour <= 12:
             hour = hour % 12 + (12 if half == "pm" else 0)
-        if hour < 24 and minute < 60 and second < 60 and (not half or match["hour"] != "0"):
-            return time(hour, minute, second)
+        offset = _offset(match)
+        if (
+            hour < 24
+            and minute < 60
+            and second < 60
+            and (not half or match["hour"] != "0")
+            and (offset is None or abs(offset) < timedelta(hours=24))
+        ):
+            return time(hour, minute, second, tzinfo=None if offset is None else timezone(offset))
     raise BadValue(f"{text!r} is not a time of day; write it as 19:30, 7:30:00 or 7:30 pm")
+
+
+def _offset(match: re.Match[str]) -> timedelta | None:
+    """The UTC offset a time cell ends with (``Z``, ``-05:00``, ``+0530``), if any."""
+    if not match["offset"]:
+        return None
+    if match["offset"].upper() == "Z":
+        return timedelta(0)
+    size = timedelta(hours=int(match["oh"]), minutes=int(match["om"] or 0))
+    return -size if match["sign"] == "-" else size
 
 
 def read_bool(text: str) -> bool:
