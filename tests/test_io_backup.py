@@ -20,6 +20,7 @@ from events_calendar.io import UnreadableFile
 from events_calendar.records import KINDS
 from events_calendar.slugs import slugify
 from events_calendar.testing import NOW
+from events_calendar.testing.contract_record_base import make_event
 from events_calendar.testing.postgres import TestDatabase, server_url
 from test_transfer import _everything, _filled
 
@@ -128,6 +129,20 @@ def test_a_backup_restores_exactly_into_an_empty_calendar(
         path = Path(folder) / "backup.json"
         source.export_file(path)
         report = target.import_file(path)
+        assert (0, _all(source)) == (report.refused, _all(target))
+
+
+def test_a_backup_of_long_slugs_in_and_out_of_the_trash_restores(
+    opener: Callable[[int], ec.Calendar], tmp_path: Path
+) -> None:
+    """Records whose slugs were cut in the trash, trashed or restored, restore exactly (a
+    slug restored as ``...__trash-2`` made the backup unreadable)."""
+    with opener(0) as source, opener(1) as target:
+        made = [make_event(source, "x" * 300) for _ in range(4)]
+        source.events.delete_many([record.id for record in made])
+        source.events.update_many([made[1].id, made[3].id], status="publish")
+        source.export_file(tmp_path / "b.json")
+        report = target.import_file(tmp_path / "b.json")
         assert (0, _all(source)) == (report.refused, _all(target))
 
 

@@ -16,8 +16,10 @@ from events_calendar.slugs import (
     TRASHED_SUFFIX,
     _prepare,
     _truncate,
+    is_stored_slug,
     slugify,
     trashed_slug,
+    trashes_to,
     unique_slug,
     untrashed_slug,
 )
@@ -209,9 +211,48 @@ def test_trashed_slug_cuts_long_slugs_to_191_characters() -> None:
     assert expected == trashed_slug("a" * MAX_SLUG_LENGTH)
 
 
+def test_a_numbered_trashed_slug_keeps_the_whole_suffix() -> None:
+    """The number goes after ``__trashed``; a long slug is cut to make room for both."""
+    expected = ["gala__trashed-2", "a" * 189 + "__trashed-2", "a" * 188 + "__trashed-10"]
+    assert expected == [
+        trashed_slug("gala", 2),
+        trashed_slug("a" * MAX_SLUG_LENGTH, 2),
+        trashed_slug("a" * MAX_SLUG_LENGTH, 10),
+    ]
+
+
+def test_trashes_to_tells_which_long_slug_a_trashed_one_stood_for() -> None:
+    """A former slug "trashes to" a trashed slug when trashing it gives that one."""
+    trashed = "a" * 189 + "__trashed-2"
+    assert [True, True, False, False] == [
+        trashes_to("a" * 200, trashed),
+        trashes_to("a" * 190, trashed),
+        trashes_to("a" * 150, trashed),
+        trashes_to("a" * 200, "a" * 191 + "__trash-2"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("slug", "expected"),
     [
+        ("gala__trashed-2", True),
+        ("gala__trashed__trashed", True),
+        ("a" * 191 + "__trash-2", True),  # an earlier version numbered long ones so
+        ("gala__trashed-x", False),
+        ("gala__", False),
+        ("gala__trash", False),
+        ("gala_x", False),
+    ],
+)
+def test_is_stored_slug_reads_trash_suffixes(slug: str, expected: bool) -> None:
+    """A stored slug may end in the trash suffix, or in one an earlier version cut short."""
+    assert expected == is_stored_slug(slug)
+
+
+@pytest.mark.parametrize(
+    ("slug", "expected"),
+    [
+        ("a" * 191 + "__trash-2", "a" * 191),
         ("gala__trashed", "gala"),
         ("gala", "gala"),
         ("gala-2__trashed", "gala-2"),

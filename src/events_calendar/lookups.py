@@ -11,7 +11,7 @@ from collections.abc import Collection
 
 from .queries import EventFilter, TermFilter
 from .records import RECORD_CLASSES, Event, Kind
-from .slugs import candidate_prefix, trashed_slug, unique_slug, untrashed_slug
+from .slugs import TRASHED_SUFFIX, candidate_prefix, trashes_to, unique_slug, untrashed_slug
 from .statuses import Status
 from .storage import Storage
 
@@ -39,40 +39,61 @@ def term_ids(storage: Storage, kind: Kind, keys: Collection[str]) -> dict[str, i
     return by_slug | {name: ids[0] for name, ids in by_name.items()}
 
 
-def free_slug(storage: Storage, kind: Kind, base: str, *, claimed: set[str] | None = None) -> str:
+def free_slug(
+    storage: Storage,
+    kind: Kind,
+    base: str,
+    *,
+    suffix: str = "",
+    claimed: set[str] | None = None,
+) -> str:
     """``base`` if no record of that kind has it, else the first free ``base-2``,
     ``base-3``, ... (WordPress's ``wp_unique_post_slug``), found with one storage query
-    however many records share the title.
+    however many records share the title. A ``suffix`` goes before the number, whole.
 
     ``claimed`` holds slugs handed out earlier in the same operation but not written yet (a
     bulk delete trashing two records of one slug); the slug chosen is added to it.
     """
-    taken = storage.slugs_starting(kind, candidate_prefix(base))
+    taken = storage.slugs_starting(kind, candidate_prefix(base, suffix=suffix))
     held = claimed if claimed is not None else set()
-    chosen = unique_slug(base, lambda slug: slug in taken or slug in held)
+    chosen = unique_slug(base, lambda slug: slug in taken or slug in held, suffix=suffix)
     held.add(chosen)
     return chosen
 
 
 def trash_slug(storage: Storage, kind: Kind, slug: str, *, claimed: set[str] | None = None) -> str:
-    """The slug a record takes in the trash: ``<slug>__trashed``, or the next free one when
-    another trashed record already holds it."""
-    base = trashed_slug(slug)
-    return free_slug(storage, kind, base, claimed=claimed) if base else base
+    """The slug a record takes in the trash: ``<slug>__trashed``, or the next free one
+    (``<slug>__trashed-2``) when another trashed record already holds it; a long slug is cut
+    to make room for the whole suffix (``slugs.trashed_slug``)."""
+    if not slug:
+        return slug
+    return free_slug(storage, kind, slug, suffix=TRASHED_SUFFIX, claimed=claimed)
 
 
 def restored_slug(
-    storage: Storage, kind: Kind, slug: str, *, claimed: set[str] | None = None
+    storage: Storage, kind: Kind, record_id: int, slug: str, *, claimed: set[str] | None = None
 ) -> str:
-    """The slug a record takes back when it leaves the trash: the one it had (WordPress's
-    ``wp_insert_post`` restores ``_wp_desired_post_slug``), or the next free one when a live
-    record took it meanwhile, as ``wp_unique_post_slug`` then numbers it. A record put in
-    the trash by its status at creation has no trash suffix: it keeps its slug, which it
-    holds itself (numbering it against itself gave ``gala-3``)."""
+    """The slug record ``record_id``, now holding ``slug``, takes back when it leaves the
+    trash: the one it had (WordPress's ``wp_insert_post`` restores
+    ``_wp_desired_post_slug``), or the next free one when a live record took it meanwhile,
+    as ``wp_unique_post_slug`` then numbers it. A record put in the trash by its status at
+    creation has no trash suffix: it keeps its slug, which it holds itself (numbering it
+    against itself gave ``gala-3``).
+
+    The slug it had is its trashed slug without the suffix, unless that was cut (a slug
+    longer than 191 characters): then it is the former slug the trash kept for it (a slug
+    alias) that gives this trashed slug; the longest, should two former slugs give it.
+    Were that alias since taken over by another record, the cut slug is what is left."""
     base = untrashed_slug(slug)
     if base == slug or not base:
         return slug
-    return free_slug(storage, kind, base, claimed=claimed)
+    had = [
+        former
+        for former, owner in storage.aliases_starting(kind, base).items()
+        if owner == record_id and trashes_to(former, slug)
+    ]
+    wanted = max(had, key=lambda former: (len(former), former), default=base)
+    return free_slug(storage, kind, wanted, claimed=claimed)
 
 
 def slug_taken(storage: Storage, kind: Kind, slug: str) -> bool:

@@ -214,7 +214,7 @@ class PostCollection(Generic[P]):
                 fields["slug"] = self._unique_slug(clean["slug"])
                 ctx.backend.add_slug_alias(self.kind, current.id, current.slug)
             elif posts_bulk.leaves_trash(current, fields):
-                fields["slug"] = restored_slug(ctx.backend, self.kind, current.slug)
+                fields["slug"] = restored_slug(ctx.backend, self.kind, current.id, current.slug)
             fields["modified"] = ctx.now().astimezone(ctx.zone)
             record = attrs.evolve(current, **fields)
             self._check_record(record)

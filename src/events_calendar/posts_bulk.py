@@ -164,7 +164,9 @@ def update_many(
             prepared = collection._prepare_many(batch)
             for (current, _clean), fields in zip(batch, prepared, strict=True):
                 if leaves_trash(current, fixed):
-                    fields["slug"] = restored_slug(ctx.backend, kind, current.slug, claimed=given)
+                    fields["slug"] = restored_slug(
+                        ctx.backend, kind, current.id, current.slug, claimed=given
+                    )
                 record = attrs.evolve(current, **(fields | fixed))
                 collection._check_record(record)
                 updated.append(record)

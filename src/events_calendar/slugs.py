@@ -13,7 +13,10 @@ decides what a slug looks like; the recordings show its choices and this module 
   ``MAX_SLUG_LENGTH`` characters;
 - a taken slug gets ``-2``, ``-3``, ... appended to the whole slug (``summer-gala-2031`` ->
   ``summer-gala-2031-2``; ``gala-2`` -> ``gala-2-2``), never a renumbered suffix;
-- a record in the trash carries ``__trashed`` after its slug, freeing the slug for new records.
+- a record in the trash carries ``__trashed`` after its slug, freeing the slug for new records;
+  numbered, it is ``__trashed-2``, ``__trashed-3``, ... after the slug, cut so that the whole
+  suffix fits (WordPress numbers ``<slug>__trashed`` as any slug and so cuts into the suffix of
+  a long one: ``...__trash-2``).
 
 Two choices differ from WordPress on purpose: letters of other scripts are transliterated
 (``Москва`` -> ``moskva``) where WordPress keeps percent-encoded UTF-8 bytes, and underscores
@@ -40,6 +43,7 @@ __all__ = [
     "is_stored_slug",
     "slugify",
     "trashed_slug",
+    "trashes_to",
     "unique_slug",
     "untrashed_slug",
 ]
@@ -48,8 +52,6 @@ __all__ = [
 MAX_SLUG_LENGTH = 200
 #: What the reference appends to the slug of a record moved to the trash.
 TRASHED_SUFFIX = "__trashed"
-# WordPress cuts a slug to 191 characters before appending the trash suffix.
-_TRASHED_BASE_LENGTH = 191
 
 _TAG = re.compile(r"<[A-Za-z/!?][^>]*>")
 _WORD_SEPARATORS = frozenset("./_")
@@ -105,69 +107,96 @@ def _dashed(prepared: str) -> str:
     return str(_transliterate_and_dash(prepared))
 
 
-def unique_slug(base: str, is_taken: Callable[[str], bool]) -> str:
+def unique_slug(base: str, is_taken: Callable[[str], bool], *, suffix: str = "") -> str:
     """``base`` if it is free, else the first free of ``base-2``, ``base-3``, ...
 
     ``base`` is a slug (see ``slugify``); it is cut so that the result never exceeds
-    ``MAX_SLUG_LENGTH``. Raises ``ValueError`` for an empty base: the caller picks a fallback.
+    ``MAX_SLUG_LENGTH``. A ``suffix`` (the trash's) goes between the base and the number, and
+    is never cut: the base is. Raises ``ValueError`` for an empty base: the caller picks a
+    fallback.
     """
     if not base:
         raise ValueError("unique_slug needs a non-empty base slug")
-    base = _truncate(base, MAX_SLUG_LENGTH)
-    if not is_taken(base):
-        return base
-    number = 2
+    number = 1
     while True:
-        tail = f"-{number}"
-        candidate = _truncate(base, MAX_SLUG_LENGTH - len(tail)) + tail
+        candidate = _candidate(base, number, suffix)
         if not is_taken(candidate):
             return candidate
         number += 1
 
 
-def candidate_prefix(base: str) -> str:
-    """What every candidate ``unique_slug`` may try for ``base`` starts with: the base, cut
-    where a long base is cut to make room for a numeric suffix."""
-    return _truncate(_truncate(base, MAX_SLUG_LENGTH), MAX_SLUG_LENGTH - _LONGEST_TAIL)
+def _candidate(base: str, number: int, suffix: str) -> str:
+    """``base`` cut to make room for ``suffix`` and, past the first, the number."""
+    tail = "" if number == 1 else f"-{number}"
+    return _truncate(base, MAX_SLUG_LENGTH - len(suffix) - len(tail)) + suffix + tail
+
+
+def candidate_prefix(base: str, *, suffix: str = "") -> str:
+    """What every candidate ``unique_slug`` may try for ``base`` (and ``suffix``) starts
+    with: the base, cut where a long base is cut to make room for a numeric suffix."""
+    room = MAX_SLUG_LENGTH - len(suffix)
+    return _truncate(_truncate(base, room), room - _LONGEST_TAIL)
 
 
 #: The longest suffix ``unique_slug`` is expected to add ("-9999999").
 _LONGEST_TAIL = 8
 
 
-def trashed_slug(slug: str) -> str:
-    """The slug a record carries in the trash: ``"gala"`` -> ``"gala__trashed"``.
+def trashed_slug(slug: str, number: int = 1) -> str:
+    """The slug a record carries in the trash: ``"gala"`` -> ``"gala__trashed"``, and
+    ``"gala__trashed-2"`` for ``number=2`` (another trashed record holds the first). A long
+    slug is cut to 191 characters (WordPress's ``wp_add_trashed_suffix_to_post_name_for_post``),
+    and further when numbered, so that the whole suffix fits in ``MAX_SLUG_LENGTH``.
 
     Idempotent; an empty slug stays empty, as in the reference.
     """
     if not slug or slug.endswith(TRASHED_SUFFIX):
         return slug
-    return _truncate(slug, _TRASHED_BASE_LENGTH) + TRASHED_SUFFIX
+    return _candidate(slug, number, TRASHED_SUFFIX)
 
+
+def trashes_to(slug: str, trashed: str) -> bool:
+    """Whether a record holding ``slug``, sent to the trash, may have been given ``trashed``
+    (numbered or not): how a restore knows which former slug a cut one stood for."""
+    found = _TRASHED_AT_END.search(trashed)
+    if found is None or TRASHED_SUFFIX in slug:
+        return False
+    number = int(found.group(1) or 1)
+    return trashed == trashed_slug(slug, number)
+
+
+_TRASHED_AT_END = re.compile(re.escape(TRASHED_SUFFIX) + r"(?:-([0-9]+))?\Z")
 
 #: What follows a slug each time its record went to the trash: the suffix, numbered when
-#: another trashed record held it (``gala__trashed-2``).
-_TRASH_TAIL = re.compile(r"(?:-[0-9]+)?")
+#: another trashed record held it (``gala__trashed-2``); last, maybe, a numbered suffix cut
+#: short, as an earlier version and WordPress number a long trashed slug (``...__trash-2``).
+_TRASH_TAIL = re.compile(
+    r"(?:__trashed(?:-[0-9]+)?)*(?:__(?:t(?:r(?:a(?:s(?:h(?:e)?)?)?)?)?)?-[0-9]+)?"
+)
 
 
 def is_stored_slug(slug: str) -> bool:
     """Whether a record can hold ``slug``: a slug (not empty, and ``slugify`` gives it back
     unchanged, as every slug handed out is made), followed by ``__trashed`` (maybe
-    numbered) for each time its record went to the trash. A restored backup is checked so
-    (``validation.stored_problems``), since it is stored without being made here."""
-    base, *trashed = slug.split(TRASHED_SUFFIX)
-    return bool(base) and slugify(base) == base and all(map(_TRASH_TAIL.fullmatch, trashed))
+    numbered) for each time its record went to the trash, the last one maybe cut short (a
+    backup of an earlier version, which numbered a long trashed slug as WordPress does). A
+    restored backup is checked so (``validation.stored_problems``), since it is stored
+    without being made here."""
+    base, marker, rest = slug.partition("__")
+    return bool(base) and slugify(base) == base and bool(_TRASH_TAIL.fullmatch(marker + rest))
 
 
 def untrashed_slug(slug: str) -> str:
     """The slug without the trash suffix, numbered or not: ``"gala__trashed"`` and
-    ``"gala__trashed-2"`` -> ``"gala"``.
+    ``"gala__trashed-2"`` -> ``"gala"``. A slug is made of ``[a-z0-9-]``, so its first
+    ``__`` starts the suffix, whole or cut (``...__trash-2``, as an earlier version numbered
+    a long one and as WordPress does).
 
     A slug longer than 191 characters was cut when trashed; callers that must restore it exactly
-    keep the original (the calendar keeps it as a slug alias).
+    keep the original (the calendar keeps it as a slug alias: see ``trashes_to``).
     """
-    base, suffix, _ = slug.partition(TRASHED_SUFFIX)
-    return base if suffix else slug
+    base, marker, _ = slug.partition("__")
+    return base if marker else slug
 
 
 def _truncate(slug: str, length: int) -> str:

@@ -164,6 +164,11 @@ class Storage(Protocol):
         """Every former slug of that kind and the record it resolves to."""
         ...
 
+    def aliases_starting(self, kind: Kind, prefix: str) -> dict[str, int]:
+        """Every former slug of that kind that starts with ``prefix`` (one indexed range) and
+        the record it resolves to: what a slug cut in the trash may have stood for."""
+        ...
+
     def find_names(self, kind: Kind, names: Collection[str]) -> dict[str, list[int]]:
         """For each name, the ids of that kind whose display name equals it ignoring case
         (``str.casefold``), oldest first; names that match nothing are absent."""

@@ -395,6 +395,10 @@ class MemoryBackend:
         with self._lock:
             return dict(self._aliases[kind])
 
+    def aliases_starting(self, kind: Kind, prefix: str) -> dict[str, int]:
+        with self._lock:
+            return {s: i for s, i in self._aliases[kind].items() if s.startswith(prefix)}
+
     def _set_alias(self, kind: Kind, slug: str, record_id: int | None) -> None:
         aliases = self._aliases[kind]
         old = aliases.get(slug)

@@ -28,6 +28,7 @@ pytest.register_assert_rewrite(
     "events_calendar.testing.contract_protected_events",
     "events_calendar.testing.contract_record_base",
     "events_calendar.testing.contract_roles",
+    "events_calendar.testing.contract_slugs",
     "events_calendar.testing.contract_term_lists",
     "events_calendar.testing.contract_terms",
     "events_calendar.testing.contract_users",
@@ -57,6 +58,7 @@ from .contract_import_keys import ImportKeysContract  # noqa: E402
 from .contract_iter import IterContract  # noqa: E402
 from .contract_read_rules import ReadRulesContract  # noqa: E402
 from .contract_records import RecordContract  # noqa: E402
+from .contract_slugs import SlugContract  # noqa: E402
 from .contract_storage import StorageContract  # noqa: E402
 
 __all__ = [
@@ -71,6 +73,7 @@ __all__ = [
     "IterContract",
     "ReadRulesContract",
     "RecordContract",
+    "SlugContract",
     "StorageContract",
 ]
 
@@ -83,6 +86,7 @@ class CalendarContract(
     StorageContract,
     IterContract,
     BulkChangesContract,
+    SlugContract,
     ImportKeysContract,
     BulkContract,
 ):

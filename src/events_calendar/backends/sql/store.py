@@ -239,6 +239,16 @@ class SQLStore:
         sql = f"SELECT slug FROM {self._tables[kind]} WHERE slug >= ? AND slug < ?"
         return set(self._run(sql, [prefix, after]).first_column())
 
+    def aliases_starting(self, kind: Kind, prefix: str) -> dict[str, int]:
+        if not prefix:
+            raise ValueError("aliases_starting needs a prefix")
+        after = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # a range on the primary key
+        rows = self._run(
+            "SELECT slug, record_id FROM slug_aliases WHERE kind = ? AND slug >= ? AND slug < ?",
+            [kind, prefix, after],
+        ).rows
+        return {slug: int(record_id) for slug, record_id in rows}
+
     def find_slug(self, kind: Kind, slug: str) -> int | None:
         found = self._run(  # the current slug first, then a former one
             f"SELECT id, 0 AS former FROM {self._tables[kind]} WHERE slug = ? UNION ALL"
