@@ -161,7 +161,10 @@ class _Load:
         chunk = _with_term_ids(events, chunk)
         record_ids = backend.reserve_ids("post", len(chunk))
         slugs = allocate_slugs(
-            [events.slug_base(clean) for clean in chunk],
+            [
+                events.slug_base(clean, record_id)
+                for clean, record_id in zip(chunk, record_ids, strict=True)
+            ],
             lambda candidates: backend.taken_slugs("event", candidates),
             self.next_number,
         )

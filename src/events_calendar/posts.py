@@ -175,8 +175,8 @@ class PostCollection(Generic[P]):
         # A new record was last modified when it was published: a given publication date is
         # its modification date too, as WordPress's wp_insert_post sets it (venue_main).
         fields["modified"] = fields["date"]
-        fields["slug"] = slug or self._unique_slug(self.slug_base(clean))
         fields["id"] = record_id if record_id is not None else ctx.backend.reserve_ids("post")[0]
+        fields["slug"] = slug or self._unique_slug(self.slug_base(clean, fields["id"]))
         record = self._cls(**fields)
         self._check_record(record)
         return record
@@ -211,7 +211,7 @@ class PostCollection(Generic[P]):
             if "author" in clean:
                 fields["author"] = self._author(clean["author"])
             if "slug" in clean and clean["slug"] != current.slug:
-                fields["slug"] = self._unique_slug(clean["slug"])
+                fields["slug"] = self._unique_slug(slugify(clean["slug"]) or str(current.id))
                 ctx.backend.add_slug_alias(self.kind, current.id, current.slug)
             elif posts_bulk.leaves_trash(current, fields):
                 fields["slug"] = restored_slug(ctx.backend, self.kind, current.id, current.slug)
@@ -382,9 +382,11 @@ class PostCollection(Generic[P]):
         self._ctx.require(actor.is_editor, "set another user as the author")
         return requested
 
-    def slug_base(self, clean: dict[str, Any]) -> str:
-        """The slug a new record asks for: the one given, else its name's."""
-        return slugify(clean.get("slug") or clean[self._cls.title_field]) or self.kind
+    def slug_base(self, clean: dict[str, Any], record_id: int) -> str:
+        """The slug a new record asks for: the one given, else its name's, else (nothing of
+        either makes a slug: ``!!!``) its id, as WordPress's ``wp_insert_post`` makes it
+        (``sanitize_title($title, $post_ID)``)."""
+        return slugify(clean.get("slug") or clean[self._cls.title_field]) or str(record_id)
 
     def _unique_slug(self, base: str) -> str:
-        return free_slug(self._ctx.backend, self.kind, slugify(base) or self.kind)
+        return free_slug(self._ctx.backend, self.kind, base)

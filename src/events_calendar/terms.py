@@ -198,11 +198,12 @@ class TermCollection(Generic[T]):
 
     def _insert(self, clean: dict[str, Any]) -> T:
         self._refuse_duplicate(clean["name"], clean.get("parent", 0), None)
-        term = self._cls(
-            id=self._ctx.backend.reserve_ids("term")[0],
-            slug=self._unique_slug(clean.get("slug") or clean["name"]),
-            **{k: v for k, v in clean.items() if k != "slug"},
+        term_id = self._ctx.backend.reserve_ids("term")[0]
+        slug = self._unique_slug(
+            slugify(clean.get("slug") or clean["name"]) or str(term_id),
+            parent=clean.get("parent", 0),
         )
+        term = self._cls(id=term_id, slug=slug, **{k: v for k, v in clean.items() if k != "slug"})
         self._ctx.backend.insert([term])
         return term
 
@@ -355,8 +356,8 @@ class TermCollection(Generic[T]):
     def _updated_slug(self, clean: dict[str, Any], current: T) -> str:
         """The slug an update asks for, as stored. Another term's slug is refused
         (``SlugTaken``), as ``wp_update_term`` refuses it, unless the update also moves the
-        term under another parent, where WordPress numbers it as a create does."""
-        wanted = slugify(clean["slug"]) or self.kind
+        term under another parent, where WordPress makes it unique as a create does."""
+        wanted = slugify(clean["slug"]) or str(current.id)
         moved = clean.get("parent", current.parent) != current.parent
         if (
             wanted != current.slug
@@ -364,7 +365,21 @@ class TermCollection(Generic[T]):
             and slug_taken(self._ctx.backend, self.kind, wanted)
         ):
             raise SlugTaken(wanted)
-        return wanted if wanted == current.slug else self._unique_slug(wanted)
+        if wanted == current.slug:
+            return wanted
+        return self._unique_slug(wanted, parent=clean.get("parent", current.parent))
 
-    def _unique_slug(self, text: str) -> str:
-        return free_slug(self._ctx.backend, self.kind, slugify(text) or self.kind)
+    def _unique_slug(self, slug: str, *, parent: int) -> str:
+        """``slug`` if no term of this kind has it, else as WordPress's
+        ``wp_unique_term_slug`` makes it unique: under a ``parent`` category, the parent's
+        slug goes after it (``jazz-music``), then the grandparent's, and so up until one is
+        free or the root is reached; only then is it numbered (``jazz-music-2``)."""
+        backend = self._ctx.backend
+        if parent and slug_taken(backend, self.kind, slug):
+            found = backend.get_many(Category, [parent]).get(parent)
+            ancestors = reversed(self.paths([found])[parent]) if found is not None else ()
+            for ancestor in ancestors:
+                slug = slugify(f"{slug}-{ancestor}")
+                if not slug_taken(backend, self.kind, slug):
+                    break
+        return free_slug(backend, self.kind, slug)

@@ -1,4 +1,5 @@
-"""Slug contract: long slugs through the trash and back, in single and bulk writes."""
+"""Slug contract: long slugs through the trash and back (single and bulk writes), term slugs
+made unique as WordPress makes them, and titles and names that make no slug."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def make_post(cal: ec.Calendar, kind: str, name: str) -> Any:
 
 
 class SlugContract(ContractBase):
-    """Slugs longer than the trash leaves room for, as WordPress keeps the desired slug."""
+    """Slugs as WordPress hands them out where the plain rules (``slugs``) do not say."""
 
     @pytest.mark.parametrize("kind", POST_KINDS)
     def test_a_long_slug_comes_back_whole_from_the_trash(self, cal: ec.Calendar, kind: str) -> None:
@@ -81,3 +82,48 @@ class SlugContract(ContractBase):
             ["x" * 191 + "__trashed", "x" * 189 + "__trashed-2"],
             [second.slug, first.slug],
         ) == (trashed, [record.slug for record in back])
+
+    # -- terms, and names that make no slug ------------------------------------------------
+    def test_a_sub_category_of_a_taken_slug_takes_its_parents_slug(self, cal: ec.Calendar) -> None:
+        """``Jazz`` under ``Music``, with a top-level ``jazz``, is ``jazz-music``, as
+        WordPress's ``wp_unique_term_slug`` makes it; numbered only once that is taken too."""
+        cal.categories.create(name="Jazz")
+        music = cal.categories.create(name="Music")
+        first = cal.categories.create(name="Jazz", parent=music.id)
+        cal.categories.delete(first.id)
+        cal.categories.create(name="Jazz Music")
+        second = cal.categories.create(name="Jazz", parent=music.id)
+        assert ("jazz-music", "jazz-music-2") == (first.slug, second.slug)
+
+    def test_a_taken_slug_goes_up_the_ancestors(self, cal: ec.Calendar) -> None:
+        """When the parent's slug after it is taken too, the grandparent's follows."""
+        arts = cal.categories.create(name="Arts")
+        music = cal.categories.create(name="Music", parent=arts.id)
+        cal.categories.create(name="Jazz")
+        cal.categories.create(name="Jazz Music")
+        nested = cal.categories.create(name="Jazz", parent=music.id)
+        assert "jazz-music-arts" == nested.slug
+
+    @pytest.mark.parametrize("kind", POST_KINDS)
+    def test_a_name_that_makes_no_slug_gives_the_id(self, cal: ec.Calendar, kind: str) -> None:
+        """A post whose title makes no slug (``!!!``) takes its id as its slug, as
+        WordPress's ``sanitize_title($title, $post_ID)`` gives it."""
+        record = make_post(cal, kind, "!!!")
+        assert str(record.id) == record.slug
+
+    def test_a_term_name_that_makes_no_slug_gives_the_id(self, cal: ec.Calendar) -> None:
+        """A category or tag whose name makes no slug takes its id, as ``wp_insert_term``
+        sets it, in a create and among an event's new terms alike."""
+        tag = cal.tags.create(name="???")
+        event = make_event(cal, "Gala", categories=["!!!"])
+        category = cal.categories.get(event.categories[0])
+        assert (str(tag.id), str(category.id)) == (tag.slug, category.slug)
+
+    def test_bulk_create_gives_the_id_to_a_title_that_makes_no_slug(self, cal: ec.Calendar) -> None:
+        """``bulk_create`` slugs a title that makes no slug as ``create`` does: the id."""
+        rows = [
+            {"title": title, "start_date": "2031-01-01", "end_date": "2031-01-01"}
+            for title in ("!!!", "???")
+        ]
+        events = [cal.events.get(record_id) for record_id in cal.events.bulk_create(rows)]
+        assert [str(e.id) for e in events] == [e.slug for e in events]

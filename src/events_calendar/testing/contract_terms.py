@@ -248,16 +248,16 @@ class TermContract(ContractBase):
             terms(cal, kind).update(other.id, slug="SPORTS").slug,
         )
 
-    def test_a_category_moved_under_another_parent_numbers_a_taken_slug(
+    def test_a_category_moved_under_another_parent_makes_a_taken_slug_unique(
         self, cal: ec.Calendar
     ) -> None:
-        """Moving a category under another parent with a slug another term holds numbers
-        the slug, as WordPress does there."""
+        """Moving a category under another parent with a slug another term holds gives it
+        the parent's slug after it, as WordPress's ``wp_unique_term_slug`` does there."""
         cal.categories.create(name="Music")
         parent = cal.categories.create(name="Live")
         other = cal.categories.create(name="Sounds")
         moved = cal.categories.update(other.id, slug="music", parent=parent.id)
-        assert ("music-2", parent.id) == (moved.slug, moved.parent)
+        assert ("music-live", parent.id) == (moved.slug, moved.parent)
 
     @pytest.mark.parametrize("change", [{"parent": 1}, {"parent": 0}, {"parent": None}])
     def test_a_tag_takes_no_parent(self, cal: ec.Calendar, change: dict[str, object]) -> None:
