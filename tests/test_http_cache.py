@@ -262,3 +262,50 @@ def test_readers_waiting_on_an_answer_share_it_though_a_write_kept_it_out(
     backend.other.close()
     assert (1, 1, 2) == (shared, len({a.content for a in answers}), WritingMidBuild.queries)
     assert 200 == later[0].status_code
+
+
+class GoneAway(SQLiteBackend):
+    """Storage whose every read fails as a database that went away fails, once ``gone``."""
+
+    gone = False
+
+    def _refuse(self) -> None:
+        if self.gone:
+            raise ec.errors.StorageUnavailable.of("postgresql://db/cal", "server closed")
+
+    def generation(self) -> Any:
+        self._refuse()
+        return super().generation()
+
+    def generation_nowait(self) -> Any:
+        self._refuse()
+        return super().generation_nowait()
+
+    def query(self, cls: type[R], flt: Filter, *, count: bool = True) -> tuple[list[R], int | None]:
+        self._refuse()
+        return super().query(cls, flt, count=count)
+
+    def get_many(self, cls: type[R], ids: Any) -> dict[int, R]:
+        self._refuse()
+        return super().get_many(cls, ids)
+
+
+@pytest.mark.parametrize("path", ["/events", "/events/{id}", "/venues", "/categories"])
+def test_an_anonymous_read_of_a_database_gone_away_is_a_typed_503(
+    tmp_path: Path, path: str
+) -> None:
+    """When storage cannot be asked, an anonymous read is the typed error every other call
+    gets (503 ``storage_unavailable``), never the server's bare 500: the cache asks storage
+    what changed before it answers, outside the app's error handling."""
+    backend = GoneAway(tmp_path / "gone.db")
+    cal = ec.Calendar(backend, clock=ec.FixedClock(NOW))
+    event = cal.events.create(
+        title="First", start_date="2031-02-01 10:00", end_date="2031-02-01 11:00"
+    )
+    url = path.format(id=event.id)
+    assert 200 == get(cal, url).status_code
+    backend.gone = True
+    answers = [get(cal, url) for _ in range(2)]
+    assert [(503, "storage_unavailable")] * 2 == [
+        (a.status_code, a.json()["code"]) for a in answers
+    ]

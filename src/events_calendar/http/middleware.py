@@ -22,6 +22,7 @@ from starlette.datastructures import Headers, QueryParams
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..calendar import Calendar
+from ..errors import CalendarError
 from ..records import Event
 from .cache import CachedResponse, ResponseCache, cacheable, revalidatable
 from .cache_tags import ALL, Listing, NewEvents, change_tags, event_list, read_tags
@@ -168,7 +169,13 @@ class CacheAnonymousReads:
         ):
             kept, validated = _judged_query(scope["query_string"])
             if kept and self._below_root(scope["path"]) not in _CLOCK_PAGES:
-                await self._read(scope, receive, send, self._key(scope))
+                try:
+                    await self._read(scope, receive, send, self._key(scope))
+                except CalendarError:
+                    # The cache could not ask storage what changed (a database gone away):
+                    # answered uncached, where the app's own handler says why, typed (503),
+                    # not the server's bare 500. Nothing was sent: answers are sent whole.
+                    await self.app(scope, receive, send)
                 return
             if validated:
                 await self._validated(scope, receive, send)
