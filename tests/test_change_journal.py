@@ -7,6 +7,7 @@ entries, PostgreSQL by generations (one per writing transaction).
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -167,3 +168,33 @@ def test_a_reader_following_the_journal_misses_no_commit_of_concurrent_writers(
         for cal in (reader, *writers):
             cal.close()
     assert (80, set()) == (len(written), set(written) - seen)
+
+
+def test_a_journal_restored_behind_a_cursor_is_told_anything(tmp_path: Path) -> None:
+    """A live SQLite file restored from an older copy (``sqlite3``'s ``.restore``, or the
+    backup API, as deploying.md's online backups are taken) brings the copy's journal, whose
+    newest entry is behind a reader's cursor: "anything", and from then on the new entries
+    after the restored journal's end, never "nothing changed" while the data moved back and
+    later writes went unseen by every cache."""
+    path = tmp_path / "cal.db"
+    cal = ec.connect(f"sqlite:///{path}")
+    try:
+        backend = cal.backend
+        backend.insert(_venues(backend, 2))
+        copy = tmp_path / "copy.db"
+        with sqlite3.connect(path) as live, sqlite3.connect(copy) as target:
+            live.backup(target)
+        backend.insert(_venues(backend, 5))
+        cursor = backend.changes(None).cursor
+        with sqlite3.connect(copy) as source, sqlite3.connect(path) as live:
+            source.backup(live)  # the file now holds the copy, journal and all
+        restored = backend.changes(cursor)
+        backend.insert(_venues(backend, 1))
+        after = backend.changes(restored.cursor)
+    finally:
+        cal.close()
+    assert (None, True, 1) == (
+        restored.records,
+        restored.cursor < cursor,
+        len(after.records or ()),
+    )

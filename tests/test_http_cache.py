@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -309,3 +310,26 @@ def test_an_anonymous_read_of_a_database_gone_away_is_a_typed_503(
     assert [(503, "storage_unavailable")] * 2 == [
         (a.status_code, a.json()["code"]) for a in answers
     ]
+
+
+def test_a_file_restored_under_the_server_is_served_as_restored(tmp_path: Path) -> None:
+    """An SQLite file restored from an older copy while the server runs (an online backup
+    put back) is answered as restored, and so are the writes after it: its journal went
+    back behind the cache's cursor, which the catch-up reads as "anything changed"."""
+    path = tmp_path / "live.db"
+    cal = ec.connect(f"sqlite:///{path}", clock=ec.FixedClock(NOW))
+    gala = cal.events.create(
+        title="Gala", start_date="2031-02-01 10:00", end_date="2031-02-01 11:00"
+    )
+    copy = tmp_path / "copy.db"
+    with sqlite3.connect(path) as live, sqlite3.connect(copy) as target:
+        live.backup(target)
+    cal.events.update(gala.id, title="Gala (moved)")
+    seen = [get(cal, f"/events/{gala.id}").json()["title"]]
+    with sqlite3.connect(copy) as source, sqlite3.connect(path) as live:
+        source.backup(live)
+    seen.append(get(cal, f"/events/{gala.id}").json()["title"])
+    cal.events.update(gala.id, title="Gala 2031")
+    seen.append(get(cal, f"/events/{gala.id}").json()["title"])
+    cal.close()
+    assert ["Gala (moved)", "Gala", "Gala 2031"] == seen

@@ -107,22 +107,32 @@ class SQLStore:
         its horizon, in that order, so that a prune in between shows as one. More entries
         than ``_JOURNAL_READ`` are answered as "anything", which costs less than reading
         them all for a cache that would retire nearly everything anyway."""
-        rows: list[Change] = []
+        newest: int | None = None
         if since is not None:
             found = self._run(
                 "SELECT seq, kind, record_id, op FROM changes WHERE seq > ? ORDER BY seq"
                 f" LIMIT {_JOURNAL_READ + 1}",
                 [since],
             ).rows
-            rows = [Change(kind, record_id, op) for _, kind, record_id, op in found]
-            if len(found) <= _JOURNAL_READ:
+            if not found:
+                newest = self._newest_change()
+            # A journal whose newest entry is behind ``since`` went back: the database was
+            # restored from an older copy under a reader (its data moved back, and its next
+            # entries reuse numbers the reader has passed): "anything", from its real end.
+            if len(found) <= _JOURNAL_READ and (newest is None or newest >= since):
+                rows = [Change(kind, record_id, op) for _, kind, record_id, op in found]
                 cursor = max([since, *(seq for seq, *_ in found)])
                 horizon = int(self._run("SELECT seq FROM changes_horizon").scalar())
                 return Changes.of(cursor, horizon, since, rows)
-        cursor = self._run(
-            "SELECT coalesce(max(seq), (SELECT seq FROM changes_horizon)) FROM changes"
-        ).scalar()
-        return Changes(int(cursor), None)
+        return Changes(self._newest_change() if newest is None else newest, None)
+
+    def _newest_change(self) -> int:
+        """The journal's last entry, or the horizon it was pruned up to when it is empty."""
+        return int(
+            self._run(
+                "SELECT coalesce(max(seq), (SELECT seq FROM changes_horizon)) FROM changes"
+            ).scalar()
+        )
 
     def close(self) -> None:
         self.engine.close()
