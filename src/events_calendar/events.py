@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import hmac
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from datetime import tzinfo
 from typing import Any, TypeVar
 
@@ -15,7 +16,7 @@ from .context import Context
 from .dates import all_day_span, on_wall_clock, resolve_zone, zone_name
 from .errors import Forbidden, InvalidParameter, PageNotFound
 from .linked import LinkedCollection
-from .listing import event_filter
+from .listing import event_filter, within_read_rule
 from .listing_stream import ITER_BATCH, given_query, keyset_batches, whole_query
 from .posts import PostCollection
 from .progress import ProgressArg
@@ -179,7 +180,9 @@ class EventCollection(PostCollection[Event]):
         """Every event of a normalised filter (``listing.event_filter``), in list order,
         ``size`` at a time, as a list shows them to this caller: what ``iter`` streams, and
         what exports walk with filters of their own (``io.walk``). Keyset paging: each batch
-        is one indexed range, however deep (an offset re-reads every row it skips)."""
+        is one indexed range, however deep (an offset re-reads every row it skips). A filter
+        built by hand is narrowed to what this caller may read, as a query's is
+        (``listing.within_read_rule``)."""
 
         def fetch(current: EventFilter) -> _Events:
             return ctx.backend.query(Event, current, count=False)[0]
@@ -187,7 +190,7 @@ class EventCollection(PostCollection[Event]):
         ctx = self._ctx
         found = keyset_batches(
             fetch,
-            flt,
+            within_read_rule(flt, ctx.actor),
             flt.sort_key,
             size=size,
             progress=progress,
@@ -238,12 +241,35 @@ class EventCollection(PostCollection[Event]):
             for i, record in found.items()
             if actor.can_read(record.author, record.status)
         )
+        shown = self._linked_by_readable_events(
+            events, (venues.keys() | organizers.keys()) - readable
+        )
         return Related(
-            venues=venues,
-            organizers=organizers,
+            venues={i: v for i, v in venues.items() if i in readable or i in shown},
+            organizers={i: o for i, o in organizers.items() if i in readable or i in shown},
             categories=fetch(Category, "categories"),
             tags=fetch(Tag, "tags"),
             readable=readable,
+        )
+
+    def _linked_by_readable_events(
+        self, events: builtins.list[Event], linked: AbstractSet[int]
+    ) -> frozenset[int]:
+        """Which of ``linked`` a stored event this caller may read links to: a venue or
+        organizer the caller may not read on its own is shown only as part of such an event,
+        never because an ``Event`` handed in (made up, or changed) names it. Asked of
+        storage only for events that name one: most pages link to public records alone."""
+        ctx, actor = self._ctx, self._ctx.actor
+        if actor.system:
+            return frozenset(linked)
+        naming = {e.id for e in events for i in (*e.venue, *e.organizer) if i in linked}
+        stored = ctx.backend.get_many(Event, sorted(naming)) if naming else {}
+        return frozenset(
+            i
+            for event in stored.values()
+            if actor.can_read(event.author, event.status)
+            for i in (*event.venue, *event.organizer)
+            if i in linked
         )
 
     # -- writing ---------------------------------------------------------------------------

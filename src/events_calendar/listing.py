@@ -15,6 +15,8 @@ import string
 from datetime import datetime, tzinfo
 from typing import Literal
 
+import attrs
+
 from .coerce import as_id_list, as_int, as_list, clean_text, filter_bool
 from .dates import default_window, query_bound
 from .listing_common import (
@@ -37,9 +39,18 @@ from .permissions import Actor
 from .queries import EventFilter, EventQuery, fold
 from .records import RECORD_CLASSES, Kind
 from .settings import Settings
+from .statuses import Status
 from .storage import Storage
 
-__all__ = ["DATE_FILTERS", "Paging", "event_filter", "linked_filter", "paging", "term_filter"]
+__all__ = [
+    "DATE_FILTERS",
+    "Paging",
+    "event_filter",
+    "linked_filter",
+    "paging",
+    "term_filter",
+    "within_read_rule",
+]
 
 #: The date filters of an event list.
 DATE_FILTERS = (
@@ -205,16 +216,30 @@ def event_filter(
                 None if query.post_parent is None else event_id(backend, query.post_parent, actor)
             ),
         ),
-        private_author=actor.private_author,
-        unpublished_author=actor.unpublished_author,
-        locked_search_in_title=not actor.system,
         order_by_date=include is not None,
         offset=page.offset,
         limit=page.per_page,
     )
     _add_ons(query, problems)
     problems.raise_if_any()
-    return flt
+    return within_read_rule(flt, actor)
+
+
+def within_read_rule(flt: EventFilter, actor: Actor) -> EventFilter:
+    """``flt`` narrowed to what ``actor`` may read (``Actor.can_read``, in a list's form):
+    published events only below contributors, others' private and unpublished events only
+    for editors, password-protected text searched by title alone below full access.
+
+    Every event filter passes here, a normalised query's and one a caller built by hand
+    (``EventCollection.batches``), so no way into a list reads past the rule."""
+    statuses = flt.statuses if actor.may_filter_status else flt.statuses & {Status.PUBLISH}
+    return attrs.evolve(
+        flt,
+        statuses=statuses,
+        private_author=actor.private_author,
+        unpublished_author=actor.unpublished_author,
+        locked_search_in_title=not actor.system,
+    )
 
 
 def _strict(value: object) -> bool:

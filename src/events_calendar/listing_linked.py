@@ -28,6 +28,7 @@ __all__ = ["LINKED_SEARCH_WORD", "linked_filter"]
 #: Statuses whose events make a venue or organizer count as "having events" (the reference
 #: leaves out drafts and pending events, and counts trashed ones).
 _HAS_EVENTS_STATUSES = frozenset(Status) - {Status.DRAFT, Status.PENDING}
+_PUBLIC = frozenset({Status.PUBLISH})
 
 #: The reference's ``find_like`` for venues and organizers: words are runs of letters, digits
 #: and dashes; every other character separates them.
@@ -66,11 +67,10 @@ def linked_filter(
             lambda: None if query.event is None else event_id(backend, query.event, actor),
         ),
         has_events=None if query.has_events is None else is_truthy(query.has_events),
-        # Others' private events make no venue "have events" for a caller who cannot read
-        # them; the caller's own do.
-        has_events_statuses=_HAS_EVENTS_STATUSES
-        if actor.is_editor
-        else _HAS_EVENTS_STATUSES - {Status.PRIVATE},
+        # Events the caller may not read (others' private, scheduled or trashed ones) make
+        # no venue "have events" for them; the caller's own, which they may read, do.
+        has_events_statuses=_HAS_EVENTS_STATUSES if actor.is_editor else _PUBLIC,
+        has_events_own_statuses=frozenset() if actor.is_editor else _HAS_EVENTS_STATUSES - _PUBLIC,
         has_events_author=actor.reads_own_private,
         ids=(
             _with_upcoming(kind, backend, statuses, actor, settings, now)

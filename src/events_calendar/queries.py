@@ -251,10 +251,11 @@ class LinkedFilter:
     #: Lower-cased words; one field of the record must contain all of them.
     search: tuple[str, ...] = ()
     event_id: int | None = None
-    #: True: linked to an event with one of ``has_events_statuses`` (or a private event of
-    #: ``has_events_author``); False: to none.
+    #: True: linked to an event with one of ``has_events_statuses``, or one of
+    #: ``has_events_author``'s own with one of ``has_events_own_statuses``; False: to none.
     has_events: bool | None = None
     has_events_statuses: frozenset[Status] = frozenset()
+    has_events_own_statuses: frozenset[Status] = frozenset()
     has_events_author: int | None = None
     #: Only these records (``only_with_upcoming``, resolved by the core to the records the
     #: upcoming events link to); ``None`` means no restriction.
@@ -289,7 +290,7 @@ class LinkedFilter:
     def _counts(self, event: Event) -> bool:
         """Whether ``event`` gives its venue or organizer events (``has_events``)."""
         return event.status in self.has_events_statuses or (
-            event.status == Status.PRIVATE and event.author == self.has_events_author
+            event.status in self.has_events_own_statuses and event.author == self.has_events_author
         )
 
     @staticmethod

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 import events_calendar as ec
@@ -13,6 +14,7 @@ from events_calendar.errors import (
     InvalidParameter,
     MissingParameter,
 )
+from events_calendar.queries import EventFilter
 
 from .contract_event_base import (
     RANGE,
@@ -324,6 +326,43 @@ class EventListFilterContract(EventContractBase):
         self.add_event(cal, venue=secret.id)
         related = anon.events.related(anon.events.list(**RANGE))
         assert ([secret.id], frozenset()) == (list(related.venues), related.readable)
+
+    def test_related_shows_an_unreadable_record_only_through_a_readable_event(
+        self, cal: ec.Calendar, anon: ec.Calendar
+    ) -> None:
+        """A private organizer is shown to an anonymous caller as part of a published event
+        that links it, not because an event handed in names it: one made up, or a stored
+        one the caller may not read (its private links stay unknown too)."""
+        secret = cal.organizers.create(organizer="Secret", email="ceo@corp.example")
+        secret = cal.organizers.update(secret.id, status="private")
+        public = self.add_event(cal, organizer=[secret.id])
+        hidden = self.add_event(cal, title="Board", organizer=[secret.id], status="private")
+        made_up = attrs.evolve(public, id=hidden.id + 1000)
+        found = [
+            list(anon.events.related(events).organizers)
+            for events in (
+                [public],
+                [hidden],
+                [made_up],
+                [attrs.evolve(hidden, status=ec.Status.PUBLISH)],
+            )
+        ]
+        assert [[secret.id], [], [], []] == found
+
+    def test_batches_of_a_filter_built_by_hand_keep_to_the_read_rule(
+        self, cal: ec.Calendar, anon: ec.Calendar
+    ) -> None:
+        """``batches`` takes a normalised filter; one built by hand asking for every status
+        is narrowed to what the caller may read, as a query is: no private event or draft
+        reaches an anonymous caller, whatever the filter says."""
+        self.add_event(cal, title="Open")
+        self.add_event(cal, title="Board", status="private")
+        self.add_event(cal, title="Plan", status="draft")
+        every = EventFilter(statuses=frozenset(ec.Status))
+        assert (["Open"], ["Board", "Open", "Plan"]) == (
+            sorted(e.title for batch in anon.events.batches(every) for e in batch),
+            sorted(e.title for batch in cal.events.batches(every) for e in batch),
+        )
 
     def test_related_lists_terms_by_name(self, cal: ec.Calendar) -> None:
         """An event's categories come back by name, not in the order given (ev_gala)."""

@@ -151,6 +151,36 @@ class ReadRulesContract(ContractBase):
         editor = self.as_role(cal, "editor")
         assert [record.id] == _ids(_collection(editor, kind).list(has_events=True))
 
+    @pytest.mark.parametrize("status", ["future", "trash"])
+    @pytest.mark.parametrize("kind", LINKED)
+    def test_has_events_counts_scheduled_and_trashed_events_for_those_who_read_them(
+        self, cal: ec.Calendar, kind: str, status: str
+    ) -> None:
+        """Another's scheduled or trashed event is as unreadable as a private one, so it
+        makes no record "have events" for the public, a subscriber or another author; it
+        does for its author and for editors, who may read it (the reference counts both)."""
+        record = _make(cal, kind, "Annex")
+        author = self.as_role(cal, "author", "ann")
+        event = make_event(
+            author,
+            "Launch",
+            status="future" if status == "future" else "publish",
+            date="2031-01-01",
+            **_link(kind, record.id),
+        )
+        if status == "trash":
+            author.events.delete(event.id)
+        viewers = (
+            cal.as_user(None),
+            self.as_role(cal, "subscriber", "sue"),
+            self.as_role(cal, "author", "bob"),
+            author,
+            self.as_role(cal, "editor", "eve"),
+        )
+        assert [[], [], [], [record.id], [record.id]] == [
+            _ids(_collection(who, kind).list(has_events=True)) for who in viewers
+        ]
+
     @pytest.mark.parametrize("status", ["draft", "private"])
     @pytest.mark.parametrize("kind", LINKED)
     def test_an_unreadable_record_cannot_be_linked_by_id(

@@ -418,9 +418,12 @@ def _has_events(q: Select, has: bool | None, flt: LinkedFilter) -> None:
         return
     link = LINKS[q.kind]
     statuses, params = q.dialect.in_("e.status", sorted(s.value for s in flt.has_events_statuses))
-    if flt.has_events_author is not None:  # the caller's own private events count too
-        statuses = f"({statuses} OR (e.status = ? AND e.author = ?))"
-        params = [*params, Status.PRIVATE.value, flt.has_events_author]
+    if flt.has_events_author is not None and flt.has_events_own_statuses:  # the caller's own
+        own, own_params = q.dialect.in_(
+            "e.status", sorted(s.value for s in flt.has_events_own_statuses)
+        )
+        statuses = f"({statuses} OR ({own} AND e.author = ?))"
+        params = [*params, *own_params, flt.has_events_author]
     clause = (
         f"EXISTS (SELECT 1 FROM {q.dialect.quote(link.table)} l JOIN events e ON e.id = l.event_id"
         f" WHERE l.{q.dialect.quote(link.column)} = {q.alias}.id AND {statuses})"
@@ -441,6 +444,7 @@ LINKED_ENTRIES: dict[str, Entry] = {
     "event_id": _linked_event,
     "has_events": _has_events,
     "has_events_statuses": _read_elsewhere,
+    "has_events_own_statuses": _read_elsewhere,
     "has_events_author": _read_elsewhere,
     "ids": _one_of("id"),
     "private_author": _private_author,
