@@ -164,3 +164,101 @@ def test_a_venue_row_of_another_city_is_a_new_venue(cal: ec.Calendar) -> None:
     report = cal.venues.from_dataframe(pd.DataFrame({"venue": ["Town Hall"], "city": ["Paris"]}))
     assert [r.outcome for r in report.rows] == ["created"]
     assert len(list(cal.venues.iter())) == 2
+
+
+# -- a row matches only records the caller may read -------------------------------------------
+
+
+def _hidden_board(cal: ec.Calendar) -> ec.Event:
+    """An author's private event, and a contributor ("co") who may not read it."""
+    cal.users.create("au", role="author")
+    cal.users.create("co", role="contributor")
+    return cal.as_user("au").events.create(
+        title="Board",
+        description="merger with acme",
+        status="private",
+        start_date="2027-03-10 10:00",
+        end_date="2027-03-10 12:00",
+    )
+
+
+def _board_row(**cells: object) -> pd.DataFrame:
+    fields = {"title": "Board", "description": "merger with acme", "slug": "board"}
+    fields.update(start_date="2027-03-10 10:00", end_date="2027-03-10 12:00", **cells)
+    return pd.DataFrame({name: [value] for name, value in fields.items()})
+
+
+@pytest.mark.parametrize("on_conflict", ["skip", "update"])
+@pytest.mark.parametrize("key", ["title", "slug", "description"])
+def test_a_key_naming_only_unreadable_records_makes_a_new_one(
+    cal: ec.Calendar, key: str, on_conflict: str
+) -> None:
+    """A row whose key only an unreadable record holds is the caller's own new record."""
+    board = _hidden_board(cal)
+    co = cal.as_user("co")
+    report = co.events.from_dataframe(_board_row(), key=key, on_conflict=on_conflict)  # type: ignore[arg-type]
+    ((outcome, made),) = [(r.outcome, r.id) for r in report.rows]
+    assert ("created", True) == (outcome, made != board.id)
+    assert (co.events.get(made).author, co.events.get(made).status) == (
+        cal.users.get("co").id,
+        ec.Status.DRAFT,
+    )
+    assert cal.events.get(board.id).description == "merger with acme"  # left alone
+
+
+def test_an_anonymous_key_guess_is_answered_as_a_miss(cal: ec.Calendar) -> None:
+    """Anonymous rows get the same answer whether or not a private record holds the key."""
+    cal.users.create("au", role="author")
+    cal.as_user("au").organizers.create(
+        organizer="Secret", email="ceo@corp.example", status="private"
+    )
+    anon = cal.as_user(None).organizers
+
+    def answer(email: str) -> list[tuple[str, int | None, str]]:
+        frame = pd.DataFrame({"organizer": ["x"], "email": [email]})
+        return [(r.outcome, r.id, r.error) for r in anon.from_dataframe(frame, key="email").rows]
+
+    miss = answer("cfo@corp.example")
+    assert [("error", None)] == [(outcome, made) for outcome, made, _ in miss]
+    assert miss == answer("ceo@corp.example")
+
+
+@pytest.mark.parametrize("trashed", [False, True])
+def test_an_unreadable_id_is_answered_as_an_unknown_one(cal: ec.Calendar, trashed: bool) -> None:
+    """An id the caller may not read (private or in the trash) is "no such id", nothing more."""
+    board = _hidden_board(cal)
+    if trashed:
+        cal.as_user("au").events.delete(board.id)
+    co = cal.as_user("co").events
+
+    def errors(record_id: int) -> list[str]:
+        report = co.from_dataframe(_board_row(id=record_id), key="id", on_conflict="update")
+        return [r.error for r in report.errors]
+
+    ids = (board.id, 999)
+    expected = [[f"Invalid parameter(s): id (id: there is no event with id {i})"] for i in ids]
+    assert expected == [errors(i) for i in ids]
+    assert cal.events.get(board.id).status == (ec.Status.TRASH if trashed else ec.Status.PRIVATE)
+
+
+def test_an_ambiguous_key_counts_only_readable_records(cal: ec.Calendar) -> None:
+    """Ambiguity and its message count and name only the records the caller may read."""
+    _hidden_board(cal)
+    co = cal.as_user("co").events
+    frame = _board_row()[["title", "description", "start_date", "end_date"]]
+    first = co.from_dataframe(frame).rows[0].id
+    (skipped,) = co.from_dataframe(frame, key="description").rows
+    assert ("skipped", first) == (skipped.outcome, skipped.id)  # the hidden one is no rival
+    second = co.from_dataframe(frame).rows[0].id
+    with pytest.raises(ec.errors.InvalidParameter) as raised:
+        co.from_dataframe(frame, key="description")
+    assert raised.value.codes == {"rows[0].description": "ambiguous_key"}
+    assert f"2 events have this description (ids {first}, {second})" in str(raised.value)
+
+
+def test_an_editor_key_still_matches_anothers_private_record(cal: ec.Calendar) -> None:
+    """Who may read a private record (an editor) still has their row matched to it."""
+    board = _hidden_board(cal)
+    cal.users.create("ed", role="editor")
+    report = cal.as_user("ed").events.from_dataframe(_board_row(), key="description")
+    assert [("skipped", board.id)] == [(r.outcome, r.id) for r in report.rows]

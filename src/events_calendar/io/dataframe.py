@@ -412,12 +412,14 @@ def key_columns(cls: type[Record]) -> tuple[str, ...]:
 class _Keyed:
     """How the rows of one frame find the records they stand for (``from_dataframe``'s key).
 
-    ``id`` names a record directly (read as ``get`` reads an id: a whole float from an id
-    column with gaps too); an unknown id is the row's error, and so is the id of a record in
-    the trash (``InTrash``): a row matches live records only, whatever its key, and a trashed
-    record is neither updated nor replaced by a new one. Any other key matches the live
-    records (not in the trash, as for an import key) whose field holds the row's value as the
-    field stores it (``" Gala "`` is read as ``"Gala"``, a slug is slugified). Those records
+    A row matches only records the caller may read (``_readable``, the rule of every read): any
+    other is not found, so neither a match, an ambiguity nor an error tells of it. ``id`` names
+    a record directly (read as ``get`` reads an id: a whole float from an id column with gaps
+    too); an unknown id (or one the caller may not read) is the row's error, and so is the id of
+    a record in the trash (``InTrash``): a row matches live records only, whatever its key, and
+    a trashed record is neither updated nor replaced by a new one. Any other key matches the
+    live records (not in the trash, as for an import key) whose field holds the row's value as
+    the field stores it (``" Gala "`` is read as ``"Gala"``, a slug is slugified). Those records
     are looked up once for the whole column, before the first write: ``slug`` and the name
     column through the storage's indexes, another text field by one storage lookup of the
     column's values (``Storage.find_values``). A value that names several records is refused
@@ -479,10 +481,16 @@ class _Keyed:
                     for i in ids
                     if i in records
                     and records[i].status != Status.TRASH
+                    and self._readable(records[i])
                     and getattr(records[i], key) == value
                 ]
             )
         }
+
+    def _readable(self, record: Any) -> bool:
+        """Whether the caller may read ``record``: a row matches no other, as an import
+        matches none (``importer._match``), so a key tells nothing of what it cannot read."""
+        return self.collection._ctx.actor.can_read(record.author, record.status)
 
     def existing(self, position: int, row: Mapping[Any, Any]) -> Any:
         """The record the row at ``position`` stands for, or ``None`` when it is new."""
@@ -497,7 +505,7 @@ class _Keyed:
         record_id = read_id(value)
         in_range = 0 < record_id <= MAX_INT  # a storage integer: none other names a record
         found = backend.get_many(cls, [record_id]).get(record_id) if in_range else None
-        if found is None:
+        if found is None or not self._readable(found):  # the same answer: nothing to guess
             raise InvalidParameter.one("id", f"there is no {collection.kind} with id {record_id}")
         if found.status == Status.TRASH:
             raise InTrash(
