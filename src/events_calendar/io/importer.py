@@ -11,6 +11,8 @@ The rules, written once for every format:
 - **Atomic by default.** Every row is checked before anything is written; one refused row
   means nothing is written, and every refused row is reported with its place in the file and
   the reason. ``partial=True`` writes the good rows.
+- **Imports at once.** Rows are matched inside the transaction that writes them, under the
+  write lock, so two imports of one file at once end as one after the other would.
 - **Dry runs** check and classify every row exactly as an import would and write nothing,
   not even an id reservation.
 - **The bulk path.** New events are written with ``cal.events.bulk_create`` inside one
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
@@ -111,21 +113,21 @@ def import_rows(
     if status is not None:
         read_import_status(status)
     with _cycle_collection_paused():
-        work = _prepare(_numbers_resolved(cal, list(rows)), status, default_key)
+        sources = list(rows)
         # Every row counts once it is settled (matched unchanged, refused, updated, created),
         # so a re-import that only finds rows unchanged moves the bar too.
-        with tracking(progress, total=len(work), unit="rows") as advance:
-            for each in _ORDER:
-                group = [row for row in work if row.source.kind == each and row.outcome is None]
-                if group:
-                    _match(cal, each, group, on_conflict)
-            pending = [row for row in work if row.outcome is None]
-            advance(len(work) - len(pending))
-            if dry_run or (_refused(work) and not partial):
-                _check_all(cal, pending)
-            else:
-                try:
-                    with cal.transaction():
+        with tracking(progress, total=len(sources), unit="rows") as advance:
+            # Rows are matched under the write lock their writes take, in the same
+            # transaction: matched before it, an import running beside another of the same
+            # file would find none of the other's records and create every row again. A dry
+            # run writes nothing, so it takes no lock.
+            try:
+                with nullcontext() if dry_run else cal.transaction():
+                    work = _matched(cal, sources, status, default_key, on_conflict)
+                    pending = [row for row in work if row.outcome is None]
+                    advance(len(work) - len(pending))
+                    checking = dry_run or (_refused(work) and not partial)
+                    if not checking:
                         _write(
                             cal,
                             pending,
@@ -135,10 +137,12 @@ def import_rows(
                             on_conflict=on_conflict,
                         )
                         _store_keys(cal, [row for row in work if row.by_former_key])
-                except _Abort:  # the ids handed to new rows were rolled back with them
-                    for row in pending:
-                        if row.outcome is not None and row.outcome.outcome == "created":
-                            row.outcome = attrs.evolve(row.outcome, record_id=None)
+            except _Abort:  # the ids handed to new rows were rolled back with them
+                for row in pending:
+                    if row.outcome is not None and row.outcome.outcome == "created":
+                        row.outcome = attrs.evolve(row.outcome, record_id=None)
+            if checking:  # after the lock: it writes nothing
+                _check_all(cal, pending)
             advance(len(work))
         outcomes = tuple(row.outcome for row in work if row.outcome is not None)
         note = "" if work else f"no {kind}s found in the file; nothing imported"
@@ -226,6 +230,24 @@ def _prepare(
                 earlier = "an earlier row of that name" if seen == source.where else seen
                 row.refuse(f"describes the same {source.kind} as {earlier} (key {key!r})")
         work.append(row)
+    return work
+
+
+def _matched(
+    cal: Calendar,
+    sources: list[SourceRow],
+    status: str | None,
+    default_key: DefaultKey | None,
+    on_conflict: OnConflict,
+) -> list[_Row]:
+    """The rows with their keys, each matched to its record, or refused: what the import
+    does with each, decided from the calendar as it is (a constant number of storage
+    queries per kind, and per batch of matched rows)."""
+    work = _prepare(_numbers_resolved(cal, sources), status, default_key)
+    for each in _ORDER:
+        group = [row for row in work if row.source.kind == each and row.outcome is None]
+        if group:
+            _match(cal, each, group, on_conflict)
     return work
 
 
