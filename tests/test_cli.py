@@ -47,8 +47,14 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[
     return code, out.splitlines(), err.splitlines()
 
 
-def process(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def process(
+    argv: list[str], cwd: Path, *, db_variable: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The console script run in ``cwd``, with ``$EVENTS_CALENDAR_DB`` set to ``db_variable``
+    (unset by default)."""
     env = {k: v for k, v in os.environ.items() if k != "EVENTS_CALENDAR_DB"}
+    if db_variable is not None:
+        env["EVENTS_CALENDAR_DB"] = db_variable
     return subprocess.run(  # noqa: S603 - our own console script
         [console_script(), *argv],
         capture_output=True,
@@ -233,6 +239,62 @@ def test_db_defaults_to_events_db_in_the_working_directory(
     code, _, _ = run(["users", "add", "alice"], capsys)
     with ec.connect(f"sqlite:///{tmp_path}/events.db") as cal:
         assert (0, ["alice"]) == (code, [u.login for u in cal.users.list()])
+
+
+#: What every command says when ``$EVENTS_CALENDAR_DB`` is set but blank.
+BLANK_VARIABLE = (
+    "events-calendar: $EVENTS_CALENDAR_DB: it is set but empty; set it to a database URL "
+    "(sqlite:///FILE, postgresql://..., memory://), or unset it for sqlite:///events.db"
+)
+
+
+#: Every command that opens the calendar ``--db`` names, but ``serve`` (run as a process).
+DB_COMMANDS = [
+    ["migrate"],
+    ["users", "add", "alice"],
+    ["users", "list"],
+    ["users", "remove", "alice"],
+    ["users", "token", "alice"],
+    ["seed", "--sample"],
+    ["import", "season.csv"],
+    ["import", "season.csv", "--dry-run"],
+    ["export", "out.csv"],
+]
+
+
+@pytest.mark.parametrize("value", ["", "  "], ids=["empty", "blank"])
+@pytest.mark.parametrize("argv", DB_COMMANDS, ids=" ".join)
+def test_a_blank_environment_variable_is_refused_as_an_empty_db_is(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    value: str,
+) -> None:
+    """``$EVENTS_CALENDAR_DB`` set but blank is one line and exit 1, and no ``events.db``
+    is made (read as unset, it opened or created that file)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EVENTS_CALENDAR_DB", value)
+    (tmp_path / "season.csv").write_text("Event Name,Event Start Date\nGala,2031-05-01\n")
+    code, out, err = run(argv, capsys)
+    assert (1, [], [BLANK_VARIABLE], ["season.csv"]) == (
+        code,
+        out,
+        err,
+        sorted(path.name for path in tmp_path.iterdir()),
+    )
+
+
+def test_serve_refuses_a_blank_environment_variable(tmp_path: Path) -> None:
+    """``serve`` with ``$EVENTS_CALENDAR_DB`` set but empty exits 1 with one line before it
+    listens, rather than serving ``events.db``."""
+    done = process(["serve", "--port", "8870"], tmp_path, db_variable="")
+    assert (1, "", [BLANK_VARIABLE], []) == (
+        done.returncode,
+        done.stdout,
+        done.stderr.splitlines(),
+        list(tmp_path.iterdir()),
+    )
 
 
 # -- failures: one line, non-zero, no traceback ----------------------------------------------

@@ -234,7 +234,8 @@ def connect(
 ) -> Calendar:
     """Open a calendar on a database URL with full access.
 
-    ``sqlite:///path.db`` (the default: ``$EVENTS_CALENDAR_DB``, else ``sqlite:///events.db``)
+    ``sqlite:///path.db`` (the default: ``$EVENTS_CALENDAR_DB``, else ``sqlite:///events.db``;
+    the variable set but blank is ``InvalidParameter``)
     stores in an SQLite file, ``sqlite://`` in a private in-memory SQLite database,
     ``memory://`` in plain Python structures. ``settings`` is an ``ec.Settings`` or a mapping
     of its fields, read before the database is opened (a bad one opens and creates nothing).

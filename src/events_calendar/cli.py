@@ -18,9 +18,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import attrs
 
-from .backends import default_url
+from .backends import ENV, default_url
 from .calendar import Calendar, connect
-from .errors import CalendarError, StorageUnavailable
+from .errors import CalendarError, InvalidParameter, StorageUnavailable
 from .queries import EventQuery
 from .settings import Settings
 from .statuses import Role
@@ -44,23 +44,35 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
-def _open(url: str | None, settings: Settings | None = None) -> Calendar:
+def _url(given: str | None) -> str:
+    """``--db`` when given, else ``$EVENTS_CALENDAR_DB``, else the default database; the
+    variable set but blank is refused in one line, as an empty ``--db`` is."""
+    if given:
+        return given
     try:
-        return connect(url or default_url(), settings=settings)
+        return default_url()
+    except InvalidParameter as error:
+        raise _Fail(f"${ENV}: {error.fields[ENV]}") from None
+
+
+def _open(url: str | None, settings: Settings | None = None) -> Calendar:
+    url = _url(url)
+    try:
+        return connect(url, settings=settings)
     except StorageUnavailable as error:
         # The database as the backend names it: a URL's password never reaches the terminal.
-        database = error.data.get("database") or url or default_url()
+        database = error.data.get("database") or url
         reason = error.data.get("reason", error.message)
         raise _Fail(f"cannot open database {database!r}: {reason}") from None
     except OSError as error:
-        raise _Fail(f"cannot open database {url or default_url()!r}: {error}") from None
+        raise _Fail(f"cannot open database {url!r}: {error}") from None
 
 
 def _open_existing(url: str | None) -> Calendar:
     """``_open`` for a command that only reads, or that can only succeed on a calendar with
     data: an SQLite file that is not there is an error (a mistyped ``--db``), rather than
     an empty calendar made there to read nothing from."""
-    url = url or default_url()
+    url = _url(url)
     if _new_sqlite_file(url) is not None:
         raise _Fail(
             f"there is no database at {url!r}; check --db (import, seed, users add and "
@@ -126,7 +138,7 @@ def _serve(args: argparse.Namespace) -> None:
         ) from None
     settings = _settings(args)
     limits = _limits(args)
-    url = args.db or default_url()
+    url = _url(args.db)
     _open(url, settings).close()  # fail fast, with one line, on a bad database or zone
     _check_listening(args.host, args.port)
     os.environ.update(server.environment(url, settings, args.base_path, args.vendor, limits))
@@ -265,7 +277,7 @@ def _import(args: argparse.Namespace) -> int:
     """Import into ``--db``; a database file that was not there before is left only when
     the import wrote to it (a dry run, a failure, a refused row or a file with nothing to
     import make none)."""
-    url = args.db or default_url()
+    url = _url(args.db)
     new = _new_sqlite_file(url)
     if new is not None and args.dry_run:
         url, new = "sqlite://", None  # the empty calendar a missing file would be

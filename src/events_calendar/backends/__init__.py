@@ -13,10 +13,12 @@ import os
 from ..errors import InvalidParameter, StorageUnavailable
 from ..storage import Backend
 
-__all__ = ["DEFAULT_URL", "SCHEMES", "default_url", "open_backend"]
+__all__ = ["DEFAULT_URL", "ENV", "SCHEMES", "default_url", "open_backend"]
 
 #: The database URL used wherever one is optional (unless ``$EVENTS_CALENDAR_DB`` names one).
 DEFAULT_URL = "sqlite:///events.db"
+#: The variable naming the database wherever a URL is optional.
+ENV = "EVENTS_CALENDAR_DB"
 
 #: URL scheme -> "module:class"; the class is built with ``from_url(url)``.
 SCHEMES: dict[str, str] = {
@@ -28,8 +30,21 @@ SCHEMES: dict[str, str] = {
 
 
 def default_url() -> str:
-    """``$EVENTS_CALENDAR_DB`` if set, else ``DEFAULT_URL``."""
-    return os.environ.get("EVENTS_CALENDAR_DB") or DEFAULT_URL
+    """``$EVENTS_CALENDAR_DB`` if set, else ``DEFAULT_URL``.
+
+    Set but empty or blank (``EVENTS_CALENDAR_DB="$UNSET"``), it is ``InvalidParameter``
+    naming it, not read as unset: that would open or create another database than the one
+    meant, as an empty ``--db`` would."""
+    url = os.environ.get(ENV)
+    if url is None:
+        return DEFAULT_URL
+    if not url.strip():
+        raise InvalidParameter.one(
+            ENV,
+            "it is set but empty; set it to a database URL (sqlite:///FILE, "
+            f"postgresql://..., memory://), or unset it for {DEFAULT_URL}",
+        )
+    return url
 
 
 def open_backend(url: str) -> Backend:
