@@ -168,3 +168,30 @@ def test_a_refused_read_does_not_tell_the_status(cal: ec.Calendar) -> None:
         "This venue is not accessible to you: until it is published, only editors and its"
         " author may read it.",
     } == set(refused)
+
+
+@pytest.mark.parametrize("login", [None, "sub"])
+def test_a_dry_run_refuses_the_creates_the_import_would_refuse(
+    cal: ec.Calendar, tmp_path: Path, login: str | None
+) -> None:
+    """Anonymous callers and subscribers may create nothing: a dry run of new events fails
+    as the import does, with the same error, and a dry run of new venues refuses each row
+    for the same reason the import gives, where both reported every row created."""
+    events = tmp_path / "season.csv"
+    events.write_text(
+        "Event Name,Event Start Date,Event Start Time,Event End Time\n"
+        "Picnic,2031-05-01,10:00,11:00\n"
+    )
+    venues = tmp_path / "venues.csv"
+    venues.write_text("Venue Name,Venue City\nHall,Lyon\n")
+    view = cal.as_user(_user(cal, login) if login else None)
+    refused = []
+    for dry_run in (True, False):
+        with pytest.raises(Forbidden) as caught:
+            view.import_file(events, dry_run=dry_run)
+        refused.append((caught.value.code, caught.value.message))
+    dry = view.import_file(venues, kind="venue", dry_run=True, partial=True)
+    done = view.import_file(venues, kind="venue", partial=True)
+    assert refused[0] == refused[1]
+    assert [("refused", done.rows[0].reason)] == [(r.outcome, r.reason) for r in dry.rows]
+    assert ("refused", ()) == (done.rows[0].outcome, cal.venues.list().items)

@@ -322,10 +322,19 @@ def _collection(cal: Calendar, kind: Kind) -> PostCollection[Any]:
 
 
 def _check_all(cal: Calendar, rows: list[_Row]) -> None:
-    """Classify the remaining rows as an import would, writing nothing (ids included)."""
+    """Classify the remaining rows as an import would, writing nothing (ids included), the
+    caller's rights included (an update's in ``_match``): a venue or organizer the caller
+    may not create is the row's refusal, and new events are the whole dry run's error, as
+    ``bulk_create`` makes them the import's."""
+    ctx = cal._context
+    if any(row.match is None and row.source.kind == "event" for row in rows):
+        ctx.require(ctx.actor.can_create("event"), "create events")
     for row in rows:
+        kind = row.source.kind
         if row.match is not None:
-            row.done("updated", row.match)  # its changes were read without error in _match
+            row.done("updated", row.match)  # its changes and rights were read in _match
+        elif not ctx.actor.can_create(kind):
+            row.refuse(reason(ctx.refusal(f"create {kind}s")))
         else:
             _check_create(cal, row)
             if row.outcome is None:
