@@ -491,8 +491,8 @@ def _parser() -> argparse.ArgumentParser:
         "--read-threads",
         type=int,
         metavar="N",
-        help="requests a worker answers at once in threads; signed-in writes are batched "
-        "apart (default: 2)",
+        help="requests a worker answers at once in threads, and as many reads of one record "
+        "apart; signed-in writes are batched apart (default: 2)",
     )
     serve.add_argument(
         "--forwarded-allow-ips",

@@ -80,7 +80,11 @@ def _endpoint(
     Every other request takes a turn (``turns``, ``HttpLimits.read_threads`` at once): more
     threads than that would only take turns at the interpreter lock, at a cost. The price is
     that as many slow storage calls at once hold up the requests queued behind them; answers
-    the cache keeps and signed-in writes, which take no turn, go on meanwhile.
+    the cache keeps and signed-in writes, which take no turn, go on meanwhile. Reads of one
+    record (``/events/<id>``, a by-slug route, one venue or term) take their turns apart
+    from the others (``_routes``): their cost is bounded, a list's or the feed's is not, so
+    two slow lists at once (a deep page of two hundred tags takes seconds) hold up other
+    lists, never an event's page.
     """
 
     def answer_now(request: Request, params: dict[str, Any]) -> Response:
@@ -128,9 +132,11 @@ def _routes(
     routes: list[BaseRoute] = []
     batches = WriteBatches(calendar.transaction)  # signed-in writes, one batch at a time
     turns = PerLoop(lambda: anyio.CapacityLimiter(read_threads))  # every other request
+    one_record = PerLoop(lambda: anyio.CapacityLimiter(read_threads))  # reads of one record
     for route in ROUTES:
         served = [(e.methods, handler_for(route, e)) for e in route.endpoints]
         for methods, handler in [*served, (("OPTIONS",), options)]:
+            writes = not _READS.issuperset(methods)
             endpoint = _endpoint(
                 calendar,
                 route,
@@ -138,9 +144,9 @@ def _routes(
                 base_path=base_path,
                 namespace=namespace,
                 fragments=fragments,
-                writes=not _READS.issuperset(methods),
+                writes=writes,
                 batches=batches,
-                turns=turns,
+                turns=one_record if route.path_params and not writes else turns,
             )
             for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
                 routes.append(StarletteRoute(path, endpoint, methods=list(methods)))
