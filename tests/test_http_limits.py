@@ -87,7 +87,7 @@ def test_a_body_within_the_limit_is_served(site: Site) -> None:
 @pytest.mark.parametrize(
     "body",
     [
-        b'{"x":[' + b"[]," * 60_000 + b"[]]}",  # 120,000 values counted, brackets included
+        b'{"x":[' + b"[]," * 100_000 + b"[]]}",  # 100,004 values, 100,001 of them empty
         b"[" + b"0," * 100_000 + b"0]",
         b'{"x":"' + b"," * 100 + b'",' + b'"k":1,' * 60_000 + b'"y":2}',
     ],
@@ -215,10 +215,38 @@ def _tally(value: object) -> tuple[int, int]:
 def test_json_values_never_counts_fewer_values_than_a_body_holds(
     value: object, most: int, ascii_only: bool
 ) -> None:
-    """Past ``most`` values a body is always found out, whatever its strings hold; and a
-    body is refused only when it holds more than ``most`` values and containers together."""
+    """Past ``most`` values a body is always found out, whatever its strings hold, and only
+    then (an empty array or object was counted twice)."""
     raw = json.dumps(value, ensure_ascii=ascii_only).encode()
-    values, containers = _tally(value)
-    counted = json_values(raw, most=most)
-    assert (values > most) <= (counted > most)
-    assert (counted > most) <= (values + containers > most)
+    values, _ = _tally(value)
+    assert (values > most) == (json_values(raw, most=most) > most)
+
+
+@pytest.mark.parametrize(
+    ("raw", "values"),
+    [
+        (b"[{},{}]", 3),
+        (b"[ [ ] , { } ,[\n]]", 4),
+        (b'{"a": [], "b": {}, "[]": "{}"}', 7),
+        (b'["[]", "{ }", []]', 4),
+    ],
+)
+def test_json_values_counts_empty_containers_once(raw: bytes, values: int) -> None:
+    """Each value once, empty arrays and objects too, with or without whitespace in them,
+    inside strings or not."""
+    assert (False, True) == (
+        json_values(raw, most=values) > values,
+        json_values(raw, most=values - 1) > values - 1,
+    )
+
+
+def test_a_body_at_the_value_limit_is_served(site: Site) -> None:
+    """A body of 50,001 empty objects holds 50,002 values: within 100,000, it is read (it
+    was a 413, each ``{}`` counted as two values)."""
+    site.app = create_app(site.cal, limits=HttpLimits(max_body=MB, max_json_values=100_000))
+    body = b"[" + b",".join([b"{}"] * 50_001) + b"]"
+    response = site.post("/events", content=body, headers={"Content-Type": "application/json"})
+    assert (400, "rest_missing_callback_param") == (  # read: it is no event
+        response.status_code,
+        response.json()["code"],
+    )
