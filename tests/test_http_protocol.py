@@ -372,3 +372,31 @@ def test_a_slow_client_within_the_deadlines_is_served(calendar: ec.Calendar) -> 
         sock.sendall(request)
         second = read_answers(sock, ["GET"])
     assert [b"HTTP/1.1 200 OK", b"HTTP/1.1 200 OK"] == [first[0][0], second[0][0]]
+
+
+class _Deadline(SingleWriteProtocol):
+    body_timeout = 5.0
+    body_deadline = 0.5
+
+
+def test_a_body_trickling_past_its_deadline_is_dropped(calendar: ec.Calendar) -> None:
+    """A body sent a byte at a time, each well within ``body_timeout``, is dropped once
+    ``body_deadline`` has passed since its head (each byte gave it another 30 s)."""
+    head = f"POST {API}/events HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n".encode()
+    sent = 0
+    with (
+        serving(create_app(calendar), http=_Deadline, ws="none") as port,
+        socket.create_connection(("127.0.0.1", port)) as sock,
+    ):
+        sock.sendall(head)
+        sock.settimeout(0.1)
+        received = None
+        while received is None and sent < 100:  # 100 bytes: 10 s at most
+            try:
+                received = sock.recv(100)
+            except TimeoutError:
+                sock.sendall(b"x")
+                sent += 1
+            except ConnectionResetError:  # a byte sent as the server closed: closed too
+                received = b""
+    assert (b"", True) == (received, sent < 100)  # closed, with no answer, within 100 bytes

@@ -23,8 +23,10 @@ line and headers), which the app sees only once it is whole:
   and held every other request up for a second. The bytes of a head still arriving are
   counted too, so a single huge header is refused before the parser has kept it;
 - its time: a head not whole ``HEAD_TIMEOUT`` seconds after it began (or after the
-  connection opened), or a body with no byte for ``BODY_TIMEOUT`` seconds, is dropped (the
-  connection closed). A client that sent half a request, or nothing, held its connection,
+  connection opened), a body with no byte for ``BODY_TIMEOUT`` seconds, or a body not whole
+  ``BODY_DEADLINE`` seconds after its head, is dropped (the connection closed). Without the
+  last, a client sending a byte every 25 s kept its connection, and the body buffered so
+  far, for ever. A client that sent half a request, or nothing, held its connection,
   and its file descriptor, for ever. (uvicorn's own keep-alive timeout closes a connection
   idle between requests.)
 """
@@ -40,6 +42,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from .limits import refusal
 
 __all__ = [
+    "BODY_DEADLINE",
     "BODY_TIMEOUT",
     "HEAD_TIMEOUT",
     "MAX_HEADERS",
@@ -149,6 +152,9 @@ _HEAD_BYTES = PARSEABLE_URL + MAX_HEADER_BYTES + 64 * 1024
 #: (nginx's ``client_header_timeout`` and ``client_body_timeout`` are 60).
 HEAD_TIMEOUT = 30.0
 BODY_TIMEOUT = 30.0
+#: Seconds a whole body may take after its head: the largest body (4 MiB by default) at
+#: 280 kbit/s, a slow mobile link.
+BODY_DEADLINE = 120.0
 
 
 class SingleWriteProtocol(HttpToolsProtocol):
@@ -158,6 +164,7 @@ class SingleWriteProtocol(HttpToolsProtocol):
 
     head_timeout = HEAD_TIMEOUT
     body_timeout = BODY_TIMEOUT
+    body_deadline = BODY_DEADLINE
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(GatheringTransport(transport, self.loop))
@@ -166,6 +173,7 @@ class SingleWriteProtocol(HttpToolsProtocol):
         self._head_bytes = self._head_fields = self._header_bytes = 0
         self._head_too_large = False
         self._head_started = self.loop.time()
+        self._body_ends = 0.0  # when the body being read must be whole
         self._deadline: asyncio.TimerHandle | None = None
         self._arm(self._head_started + self.head_timeout)
 
@@ -188,7 +196,7 @@ class SingleWriteProtocol(HttpToolsProtocol):
         if self._reading == "head" and self._deadline is None:
             self._arm(self._head_started + self.head_timeout)
         elif self._reading == "body":
-            self._arm(self.loop.time() + self.body_timeout)
+            self._arm(min(self.loop.time() + self.body_timeout, self._body_ends))
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -205,6 +213,7 @@ class SingleWriteProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._reading, self._head_bytes = "body", 0
+        self._body_ends = self.loop.time() + self.body_deadline
         self._disarm()
         super().on_headers_complete()
 
