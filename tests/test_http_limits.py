@@ -11,9 +11,10 @@ import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from starlette.types import Message, Receive, Scope, Send
 
 from events_calendar.http import create_app
-from events_calendar.http.limits import HttpLimits, json_values
+from events_calendar.http.limits import HttpLimits, RequestLimits, json_values
 from http_helpers import SITE, Site
 
 MB = 1024 * 1024
@@ -249,4 +250,58 @@ def test_a_body_at_the_value_limit_is_served(site: Site) -> None:
     assert (400, "rest_missing_callback_param") == (  # read: it is no event
         response.status_code,
         response.json()["code"],
+    )
+
+
+def test_bodies_past_the_buffered_budget_are_refused_with_503() -> None:
+    """While bodies being read hold ``max_buffered`` bytes, a body that would pass it is a
+    503 ``rest_server_busy`` with ``Retry-After``; once they are answered, it is served (a
+    hundred slow 4 MiB uploads grew a worker by 400 MB)."""
+    answered: list[bytes] = []
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        answered.append((await receive())["body"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    limits = RequestLimits(app, max_body=100, max_url=100, max_json_values=10, max_buffered=150)
+
+    async def post(chunks: list[bytes], gate: asyncio.Event | None = None) -> list[Message]:
+        sent: list[Message] = []
+
+        async def receive() -> Message:
+            if len(chunks) == 1 and gate is not None:
+                await gate.wait()
+            chunk = chunks.pop(0)
+            return {"type": "http.request", "body": chunk, "more_body": bool(chunks)}
+
+        async def send(message: Message) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "path": "/", "query_string": b"", "headers": []}
+        await limits(scope, receive, send)
+        return sent
+
+    async def go() -> list[tuple[int, dict[bytes, bytes]]]:
+        gate = asyncio.Event()
+        slow = asyncio.create_task(post([b"a" * 100, b""], gate))
+        await asyncio.sleep(0)  # its first 100 bytes are read; it waits for the rest
+        refused = await post([b"b" * 60])
+        gate.set()
+        done = [await slow, refused, await post([b"c" * 60])]
+        return [(sent[0]["status"], dict(sent[0]["headers"])) for sent in done]
+
+    (slow, refused, later) = asyncio.run(go())
+    assert (200, 503, b"5", 200) == (slow[0], refused[0], refused[1][b"retry-after"], later[0])
+    assert ([b"a" * 100, b"c" * 60], 0) == (answered, limits.buffered)
+
+
+def test_the_buffered_budget_holds_four_of_the_largest_bodies() -> None:
+    """By default the budget is 64 MiB, or four bodies of ``max_body`` if that is more; one
+    smaller than a body of ``max_body`` is refused."""
+    with pytest.raises(ValueError, match="max_buffered must be at least max_body"):
+        HttpLimits(max_body=MB, max_buffered=MB - 1)
+    assert (64 * MB, 400 * MB) == (
+        HttpLimits().max_buffered,
+        HttpLimits(max_body=100 * MB).max_buffered,
     )

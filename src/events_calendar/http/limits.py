@@ -12,6 +12,12 @@ costs neither parsing, authentication nor a storage query:
   length (chunked) is read chunk by chunk, counting, and refused the moment it passes the
   limit. The body the app sees is the one read here, so the app never waits on a slow client
   while holding anything;
+- bodies being read (and then answered) hold at most ``max_buffered`` bytes at once in a
+  worker (default 64 MiB, at least four bodies of ``max_body``): a body that would take the
+  total past it is answered **503 Service Unavailable** (``rest_server_busy``) with
+  ``Retry-After``, since the server, not the request, is what is out of room, and the same
+  request may succeed a little later. A hundred connections each sending 4 MiB and pausing
+  grew a worker from 86 MB to 490 MB;
 - a JSON body holding more than ``max_json_values`` values (keys included) is answered 413
   too, before it is decoded: decoding one and checking its depth run on the event loop, at
   about half a microsecond a value, and a 4 MiB body of empty arrays (1.4 million of them)
@@ -37,6 +43,7 @@ from .throttle import SignInLimits, SignInThrottle
 
 __all__ = [
     "DEFAULT_MAX_BODY",
+    "DEFAULT_MAX_BUFFERED",
     "DEFAULT_MAX_JSON_VALUES",
     "DEFAULT_MAX_URL",
     "DEFAULT_READ_THREADS",
@@ -48,6 +55,11 @@ __all__ = [
 #: 4 MiB: far above any record (the largest recorded request is a few KB), far below what
 #: hurts a server's memory.
 DEFAULT_MAX_BODY = 4 * 1024 * 1024
+#: 64 MiB: sixteen bodies of the default largest size, buffered at once by one worker.
+DEFAULT_MAX_BUFFERED = 64 * 1024 * 1024
+#: Seconds a client refused for want of room is asked to wait (``Retry-After``): what a
+#: few bodies take to arrive and be answered.
+RETRY_BUSY_AFTER = 5
 #: 8 KiB, what common servers and proxies accept in a request line (nginx, Apache).
 DEFAULT_MAX_URL = 8 * 1024
 #: A record with a few hundred linked records given inline holds a few thousand values; a
@@ -71,10 +83,17 @@ class HttpLimits:
     max_json_values: int = DEFAULT_MAX_JSON_VALUES
     sign_ins: SignInLimits = attrs.field(factory=SignInLimits)
     read_threads: int = DEFAULT_READ_THREADS
+    max_buffered: int = attrs.field(
+        default=attrs.Factory(
+            lambda self: max(DEFAULT_MAX_BUFFERED, 4 * self.max_body), takes_self=True
+        )
+    )
 
     def __attrs_post_init__(self) -> None:
         if self.max_body < 1 or self.max_url < 1:
             raise ValueError("max_body and max_url must be positive numbers of bytes")
+        if self.max_buffered < self.max_body:
+            raise ValueError("max_buffered must be at least max_body")
         if self.max_json_values < 1:
             raise ValueError("max_json_values must be at least 1")
         if self.read_threads < 1:
@@ -88,6 +107,7 @@ class HttpLimits:
                 max_body=self.max_body,
                 max_url=self.max_url,
                 max_json_values=self.max_json_values,
+                max_buffered=self.max_buffered,
             ),
             Middleware(SignInThrottle, limits=self.sign_ins),
         ]
@@ -97,14 +117,35 @@ class _TooLarge(Exception):
     pass
 
 
+class _Busy(Exception):
+    """The bodies being read already hold the bytes ``max_buffered`` allows."""
+
+
+class _Held:
+    """The bytes of one request's body counted in ``RequestLimits.buffered``."""
+
+    size = 0
+
+
 class RequestLimits:
     """ASGI middleware: 414 for a long URL, 413 for a large body, before the app runs."""
 
-    def __init__(self, app: ASGIApp, *, max_body: int, max_url: int, max_json_values: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body: int,
+        max_url: int,
+        max_json_values: int,
+        max_buffered: int = DEFAULT_MAX_BUFFERED,
+    ) -> None:
         self.app = app
         self.max_body = max_body
         self.max_url = max_url
         self.max_json_values = max_json_values
+        self.max_buffered = max_buffered
+        #: Bytes of the bodies being read or answered now.
+        self.buffered = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -123,10 +164,24 @@ class RequestLimits:
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
             await _refuse(send, 413, "rest_body_too_large", self._why())
             return
+        held = _Held()
         try:
-            body = await self._read(receive)
+            await self._serve(scope, receive, send, held=held, headers=headers)
+        finally:
+            self.buffered -= held.size
+
+    async def _serve(
+        self, scope: Scope, receive: Receive, send: Send, *, held: _Held, headers: Headers
+    ) -> None:
+        """Read the body, counting it in ``held``, and hand the request to the app."""
+        try:
+            body = await self._read(receive, held)
         except _TooLarge:
             await _refuse(send, 413, "rest_body_too_large", self._why())
+            return
+        except _Busy:
+            why = f"the server is reading too many bodies; retry in {RETRY_BUSY_AFTER} s"
+            await _refuse(send, 503, "rest_server_busy", why, retry_after=RETRY_BUSY_AFTER)
             return
         if body is None:  # the client left before sending its body: nobody to answer
             return
@@ -153,7 +208,7 @@ class RequestLimits:
     def _why(self) -> str:
         return f"send a body of at most {self.max_body} bytes"
 
-    async def _read(self, receive: Receive) -> bytes | None:
+    async def _read(self, receive: Receive, held: _Held) -> bytes | None:
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -164,6 +219,10 @@ class RequestLimits:
             size += len(chunk)
             if size > self.max_body:
                 raise _TooLarge
+            if self.buffered + len(chunk) > self.max_buffered:
+                raise _Busy
+            self.buffered += len(chunk)
+            held.size += len(chunk)
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
@@ -217,13 +276,16 @@ _MESSAGES = {
     413: "Request body too large.",
     414: "Request URI too long.",
     431: "Request header fields too large.",
+    503: "The server is busy.",
 }
 
 
-def refusal(status: int, code: str, why: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+def refusal(
+    status: int, code: str, why: str, *, retry_after: int | None = None
+) -> tuple[list[tuple[bytes, bytes]], bytes]:
     """The headers and body of a refusal for its size: 414 for a URL, 413 for a body, 431
-    for headers. The server's protocol sends the first for a URL too long for its parser and
-    the last itself (``http.protocol``)."""
+    for headers, 503 for want of room for a body. The server's protocol sends the first for
+    a URL too long for its parser and the 431 itself (``http.protocol``)."""
     message = _MESSAGES[status]
     body = json.dumps(
         {"code": code, "message": message, "data": {"status": status}}, separators=(",", ":")
@@ -234,10 +296,14 @@ def refusal(status: int, code: str, why: str) -> tuple[list[tuple[bytes, bytes]]
         (b"x-events-calendar-hint", why.encode()),
         (b"connection", b"close"),
     ]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
     return headers, body
 
 
-async def _refuse(send: Send, status: int, code: str, why: str) -> None:
-    headers, body = refusal(status, code, why)
+async def _refuse(
+    send: Send, status: int, code: str, why: str, *, retry_after: int | None = None
+) -> None:
+    headers, body = refusal(status, code, why, retry_after=retry_after)
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
