@@ -403,9 +403,9 @@ def test_error_details_are_a_map_of_nested_errors(doc: dict[str, Any]) -> None:
 def test_every_operation_documents_the_errors_any_request_can_get(
     doc: dict[str, Any], route: Route
 ) -> None:
-    """401 (bad credentials), 404 (no route), 413, 414 and 429 are on every operation."""
+    """401 (bad credentials), 404 (no route), 413, 414, 429 and 503 are on every operation."""
     for operation in doc["paths"][route.openapi_path].values():
-        assert {"401", "404", "413", "414", "429"} <= set(operation["responses"])
+        assert {"401", "404", "413", "414", "429", "503"} <= set(operation["responses"])
 
 
 def test_an_untyped_query_argument_is_any_text(doc: dict[str, Any]) -> None:

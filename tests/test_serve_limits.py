@@ -35,6 +35,16 @@ def test_limits_survive_the_environment(clean_environment: None) -> None:
     assert limits == limits_from_environment()
 
 
+def test_a_body_limit_set_alone_carries_the_buffered_limit_with_it(
+    clean_environment: None,
+) -> None:
+    """``EVENTS_CALENDAR_MAX_BODY`` set by hand, past the 64 MiB a worker buffers by default,
+    takes the buffered limit up with it (four bodies) rather than failing the worker."""
+    os.environ["EVENTS_CALENDAR_MAX_BODY"] = str(100 * 1024 * 1024)
+    limits = limits_from_environment()
+    assert (100 * 1024 * 1024, 400 * 1024 * 1024) == (limits.max_body, limits.max_buffered)
+
+
 def test_serve_passes_its_options_on(clean_environment: None) -> None:
     """``--max-body``, ``--max-json-values``, the sign-in options and ``--read-threads``
     reach the served app's environment."""

@@ -220,6 +220,10 @@ _ANY_REQUEST_ERRORS = {
     "413": "The body is larger than the server accepts",
     "414": "The URL is longer than the server accepts",
     "429": "Too many failed sign-ins from this address or for this login; see Retry-After",
+    "503": (
+        "The server cannot answer now: its database cannot be reached, or the worker holds"
+        " as many request bodies as it may at once (rest_server_busy; see Retry-After)"
+    ),
 }
 
 

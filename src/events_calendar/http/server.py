@@ -88,7 +88,13 @@ def limits_from_environment() -> HttpLimits:
         **{
             f.name: read[_PREFIX + f.name.upper()]
             for f in attrs.fields(HttpLimits)
+            # A limit whose default follows another (``max_buffered``: four bodies of
+            # ``max_body``) is left to follow it when its own variable is not set.
             if f.name != "sign_ins"
+            and (
+                not getattr(f.default, "takes_self", False)
+                or _PREFIX + f.name.upper() in os.environ
+            )
         },
     )
 
