@@ -13,6 +13,7 @@ import pytest
 
 import events_calendar as ec
 from events_calendar.http import create_app
+from events_calendar.http.params import MAX_JSON_DEPTH
 from http_helpers import Site, basic
 
 BIG = "1" * 20  # 20 digits: past a signed 64-bit integer
@@ -283,3 +284,22 @@ def test_a_body_is_read_as_json_only_when_its_type_says_so(
     response = site.post("/tags", content=b'{"name": "Plain"}', headers=headers, as_="admin")
     expected = (201, None) if read else (400, "rest_missing_callback_param")
     assert expected == (response.status_code, response.json().get("code"))
+
+
+@pytest.mark.parametrize(
+    ("route", "field", "others"),
+    [
+        ("/events", "title", ', "start_date": "2031-06-15", "end_date": "2031-06-16"'),
+        ("/venues", "venue", ""),
+        ("/tags", "name", ""),
+    ],
+)
+@pytest.mark.parametrize("as_", [None, "admin"])
+def test_json_nested_512_deep_is_read_as_any_value(
+    site: Site, route: str, field: str, others: str, as_: str | None
+) -> None:
+    """A body nested 512 deep, the most JSON admits, is a 400 naming the field, not a 500."""
+    lists = MAX_JSON_DEPTH - 1  # the body's object is the first level
+    body = f'{{"{field}": ' + "[" * lists + "]" * lists + others + "}"
+    response = site.post(route, content=body, headers={"Content-Type": "application/json"}, as_=as_)
+    assert (400, "rest_invalid_param", [field]) == answer(response)

@@ -220,7 +220,22 @@ def plain(value: Any) -> object:
     numpy's ``NaT`` become ``None``, so that "missing" means what ``None`` means, and never the
     text ``"nan"``. Lists, tuples and mappings are read item by item. numpy and pandas are
     recognised by the module their types come from, so neither is imported here.
+
+    Nested lists and mappings are walked with a stack of their own, not by recursion: JSON
+    nested 512 levels deep (the most the HTTP adapter admits) must be read like any other
+    value, and Python's own stack ends near 1,000 frames.
     """
+    read = _plain_leaf(value)
+    return _plain_nested(value) if read is _NESTED else read
+
+
+#: ``_plain_leaf``'s answer for a container whose items must be read one by one.
+_NESTED = object()
+
+
+def _plain_leaf(value: Any) -> object:
+    """``plain(value)`` for anything but a container with items to read, which is
+    ``_NESTED``."""
     kind = type(value)
     if kind in _PLAIN_TYPES:
         return value
@@ -229,22 +244,54 @@ def plain(value: Any) -> object:
     if kind is list or kind is tuple:
         for item in value:
             if type(item) not in _PLAIN_TYPES:
-                return [plain(i) for i in value] if kind is list else tuple(map(plain, value))
+                return _NESTED
         return value  # the usual list of ids or names: nothing to read
     module = kind.__module__
     if module == "numpy":
         return _from_numpy(value)
     if module.startswith("pandas"):
         return _from_pandas(value)
-    if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
-    if isinstance(value, Mapping):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, set | frozenset):
-        return {plain(item) for item in value}
+    if isinstance(value, list | tuple | Mapping | set | frozenset):
+        return _NESTED
     if isinstance(value, float) and math.isnan(value):
         return None
     return value
+
+
+def _plain_nested(root: Any) -> object:
+    """``plain`` of a container, its items read depth first on a stack of open containers:
+    each entry is the container, its items (values of a mapping), their plain values so far,
+    and a mapping's keys (kept as they are)."""
+    stack = [_opened(root)]
+    while True:
+        node, items, done, keys = stack[-1]
+        if len(done) < len(items):
+            item = items[len(done)]
+            read = _plain_leaf(item)
+            if read is _NESTED:
+                stack.append(_opened(item))
+            else:
+                done.append(read)
+            continue
+        stack.pop()
+        built: object
+        if isinstance(node, list | tuple):
+            built = tuple(done) if type(node) is tuple else done
+        elif keys is not None:
+            built = dict(zip(keys, done, strict=True))
+        else:
+            built = set(done)
+        if not stack:
+            return built
+        stack[-1][2].append(built)
+
+
+def _opened(node: Any) -> tuple[Any, list[Any], list[object], list[Any] | None]:
+    """A container as ``_plain_nested`` holds it while its items are read."""
+    if not isinstance(node, list | tuple) and isinstance(node, Mapping):
+        pairs = list(node.items())
+        return node, [item for _, item in pairs], [], [key for key, _ in pairs]
+    return node, list(node), [], None
 
 
 def _from_numpy(value: Any) -> object:
