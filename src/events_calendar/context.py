@@ -54,6 +54,12 @@ class _RememberingLookup:
             self._exists[key] = self._context.exists(kind, record_id)
         return self._exists[key]
 
+    def exist_many(self, kind: Kind, record_ids: Iterable[int]) -> dict[int, bool]:
+        """``exists`` of each id, those not yet known asked in one lookup."""
+        ids = list(record_ids)
+        self.learn(kind, ids)
+        return {record_id: self._exists[kind, record_id] for record_id in ids}
+
     def learn(self, kind: Kind, record_ids: Iterable[int]) -> None:
         """Ask storage about many ids of one kind at once (one lookup for them all), so that
         ``exists`` answers them from memory: what a bulk load does before each batch."""

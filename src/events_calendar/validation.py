@@ -13,7 +13,8 @@ from __future__ import annotations
 import ipaddress
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any, Protocol
 from urllib.parse import unquote
@@ -72,6 +73,10 @@ class Lookup(Protocol):
     def now(self) -> datetime: ...
 
     def exists(self, kind: Kind, record_id: int) -> bool: ...
+
+    def exist_many(self, kind: Kind, record_ids: Iterable[int]) -> Mapping[int, bool]:
+        """``exists`` of each id, in one storage lookup."""
+        ...
 
     def user_exists(self, user_id: int) -> bool: ...
 
@@ -459,20 +464,22 @@ class _Reader:
         items = as_list(value, split_items=False)  # an item is one name, commas and all
         if items is None:
             raise _Invalid(f"send a list of {kind} ids, names or slugs")
+        ids = _Ids(self.lookup, kind)
         found: list[int | str] = []
-        for item in items:
-            number = as_int(item)  # an int, a whole float (a pandas column with gaps), digits
-            if number is None and not isinstance(item, str):
-                raise _Invalid(f"send a list of {kind} ids, names or slugs, not {item!r}")
-            digits = str(item).strip().lstrip("+-")
-            if number is None and digits.isascii() and digits.isdigit():
-                raise _Invalid(f"there is no {kind} with id {item}; send an existing id")
-            if number is not None:
-                if not self.lookup.exists(kind, number):
-                    raise _Invalid(f"there is no {kind} with id {number}; send an existing id")
-                found.append(number)
-            elif isinstance(item, str) and item.strip():
-                found.append(self.term_name(item.strip()))
+        for item in _distinct(items):  # an item given again reads as it did the first time
+            with ids.reporting_first():
+                number = as_int(item)  # an int, a whole float (a pandas column), digits
+                if number is None and not isinstance(item, str):
+                    raise _Invalid(f"send a list of {kind} ids, names or slugs, not {item!r}")
+                digits = str(item).strip().lstrip("+-")
+                if number is None and digits.isascii() and digits.isdigit():
+                    raise _Invalid(f"there is no {kind} with id {item}; send an existing id")
+                if number is not None:
+                    ids.check(number, f"there is no {kind} with id {number}; send an existing id")
+                    found.append(number)
+                elif isinstance(item, str) and item.strip():
+                    found.append(self.term_name(item.strip()))
+        ids.settle()
         return list(dict.fromkeys(found))
 
     def term_name(self, name: str) -> str:
@@ -498,35 +505,126 @@ class _Reader:
             if listed is None:
                 raise _Invalid(f"send {kind} ids, or {kind} data as an object")
             items = listed
+        ids = _Ids(self.lookup, kind)
         found: list[int | LinkedData] = []
+        read: dict[Hashable, int] = {}  # the id each id given so far was read as
         for item in items:
             if _empty_link(item, nested=True):
                 continue
-            if isinstance(item, Mapping):
-                if "id" in item:
-                    item = item["id"]
-                else:
-                    # Keys a venue or organizer does not declare are ignored, as the
-                    # reference ignores unknown arguments (e.g. ``stateProvince``).
-                    known = {*input_fields(cls), "date_utc"}
-                    item = {k: v for k, v in item.items() if k in known}
-                    try:
-                        found.append(read_input(cls, item, self.lookup, creating=True))
-                    except (InvalidParameter, MissingParameter) as bad:
-                        raise _Invalid(f"inline {kind} data is not valid: {bad.message}") from None
+            with ids.reporting_first():
+                if isinstance(item, Mapping):
+                    if "id" in item:
+                        item = item["id"]
+                    else:
+                        found.append(self._inline(cls, item))
+                        continue
+                key = _key(item)
+                if key is not None and key in read:  # asked already, in the same words
+                    found.append(read[key])
                     continue
-            number = as_int(item)
-            if number is None or not self.lookup.exists(kind, number):
+                number = as_int(item)
                 named = number if isinstance(item, float) and number is not None else repr(item)
-                raise _Invalid(f"there is no {kind} with id {named}; send an existing id")
-            found.append(number)
+                why = f"there is no {kind} with id {named}; send an existing id"
+                if number is None:
+                    raise _Invalid(why)
+                ids.check(number, why)
+                if key is not None:
+                    read[key] = number
+                found.append(number)
+        ids.settle()
         return found
+
+    def _inline(self, cls: type[Venue | Organizer], item: Mapping[Any, Any]) -> LinkedData:
+        """The cleaned fields of a new (or same-named) venue or organizer given inline.
+
+        Keys a venue or organizer does not declare are ignored, as the reference ignores
+        unknown arguments (e.g. ``stateProvince``)."""
+        known = {*input_fields(cls), "date_utc"}
+        data = {k: v for k, v in item.items() if k in known}
+        try:
+            return read_input(cls, data, self.lookup, creating=True)
+        except (InvalidParameter, MissingParameter) as bad:
+            raise _Invalid(f"inline {cls.kind} data is not valid: {bad.message}") from None
 
     def parent(self, kind: Kind, value: object) -> int:
         number = as_int(value)
         if number is None or number < 0 or (number and not self.lookup.exists(kind, number)):
             raise _Invalid(f"send the id of an existing {kind}, or 0 for none")
         return number
+
+
+#: How many ids of one field ``_Ids`` looks up at once: a record names a few, and a list
+#: of thousands (a hostile one) costs a lookup per thousand distinct ids, up to the first
+#: that names no record.
+_IDS_AT_ONCE = 1_000
+
+
+class _Ids:
+    """The ids one field names, each checked once, in batches (``exist_many``), in the
+    order given.
+
+    ``check`` queues an id with the error that names it; ``settle`` looks up the queue and
+    raises the error of the first id there that names no record. A field's problems are
+    reported first come first: a problem found while reading an item (``reporting_first``)
+    gives way to one of an id queued before that item, as when each id was looked up as it
+    came.
+    """
+
+    def __init__(self, lookup: Lookup, kind: Kind) -> None:
+        self.lookup = lookup
+        self.kind = kind
+        self.checked: set[int] = set()
+        self.queued: dict[int, str] = {}  # id -> the error naming it, first given first
+
+    def check(self, number: int, why: str) -> None:
+        if number not in self.checked and number not in self.queued:
+            self.queued[number] = why
+            if len(self.queued) >= _IDS_AT_ONCE:
+                self.settle()
+
+    def settle(self) -> None:
+        """Look up the queued ids; raise ``_Invalid`` for the first that names no record."""
+        queued, self.queued = self.queued, {}
+        if not queued:
+            return
+        exist = self.lookup.exist_many(self.kind, list(queued))
+        self.checked.update(queued)
+        for number, why in queued.items():
+            if not exist[number]:
+                raise _Invalid(why)
+
+    @contextmanager
+    def reporting_first(self) -> Iterator[None]:
+        """Reading one item: its problem is raised after those of the ids queued before."""
+        try:
+            yield
+        except _Invalid:
+            self.settle()
+            raise
+
+
+def _key(item: object) -> Hashable | None:
+    """What tells ``item`` apart from other items of a list (its type and value; ``1``,
+    ``1.0``, ``True`` and ``"1"`` are four), or ``None`` when it cannot be a key."""
+    try:
+        key = (type(item), item)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _distinct(items: Iterable[object]) -> Iterator[object]:
+    """``items`` without those given before (by ``_key``), in the order given; items that
+    cannot be keys are all kept."""
+    seen: set[Hashable] = set()
+    for item in items:
+        key = _key(item)
+        if key is None:
+            yield item
+        elif key not in seen:
+            seen.add(key)
+            yield item
 
 
 #: Inputs whose reader checks the text it keeps itself (``_Reader.linked``): an inline
