@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import tracemalloc
 
 import httpx
 import pytest
@@ -126,3 +127,27 @@ def test_limits_must_be_positive() -> None:
     """A zero limit is refused when the limits are made."""
     with pytest.raises(ValueError, match="must be positive"):
         SignInLimits(per_address=0)
+
+
+def test_long_logins_cost_what_short_ones_do() -> None:
+    """8,000 failed sign-ins with 48 KB logins from distinct addresses hold under 20 MB."""
+    failures = FailedSignIns(SignInLimits(), clock=lambda: 0.0)
+    tracemalloc.start()
+    try:
+        for number in range(8_000):
+            failures.failed(f"10.0.{number // 256}.{number % 256}", f"{number:05}" + "x" * 48_000)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 20_000_000
+
+
+def test_expired_failures_are_dropped_as_others_fail() -> None:
+    """Keys whose failures all left the window go when a later failure is counted."""
+    now = [0.0]
+    failures = FailedSignIns(SignInLimits(window=60), clock=lambda: now[0])
+    for number in range(1_000):
+        failures.failed(f"10.0.0.{number}", f"user{number}")
+    now[0] = 61.0
+    failures.failed("10.9.9.9", "late")
+    assert 2 == failures.tracked()

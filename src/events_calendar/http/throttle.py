@@ -20,6 +20,7 @@ run uvicorn with ``--proxy-headers`` so that the peer is the real client.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections import OrderedDict, deque
@@ -34,6 +35,9 @@ from .auth import SIGNED_IN, basic_credentials
 __all__ = ["FailedSignIns", "SignInLimits", "SignInThrottle"]
 
 #: At most this many addresses and logins are tracked; the least recently failed go first.
+#: A login is kept as a 16-byte digest (``_login_key``), whatever its length, and a key whose
+#: failures have all left the window is dropped as others fail, so at the default limits a
+#: key costs about 900 bytes and the counts stay under ~200 MB at worst (``tracked``).
 _MAX_KEYS = 100_000
 #: At most this many trusted addresses are remembered per login.
 _MAX_TRUSTED = 32
@@ -58,16 +62,24 @@ class _Window:
     def __init__(self, limit: int, window: float) -> None:
         self.limit = limit
         self.window = window
-        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+        self._failures: OrderedDict[str | bytes, deque[float]] = OrderedDict()
 
-    def add(self, key: str, now: float) -> None:
+    def __len__(self) -> int:
+        return len(self._failures)
+
+    def add(self, key: str | bytes, now: float) -> None:
         times = self._failures.pop(key, None) or deque(maxlen=self.limit)
         times.append(now)
         self._failures[key] = times
-        while len(self._failures) > _MAX_KEYS:
-            self._failures.popitem(last=False)
+        # Least recently failed first: while the first key's last failure has left the
+        # window, all of its have, so it goes (each key once: amortised constant time).
+        failures = self._failures
+        while failures and next(iter(failures.values()))[-1] <= now - self.window:
+            failures.popitem(last=False)
+        while len(failures) > _MAX_KEYS:
+            failures.popitem(last=False)
 
-    def wait(self, key: str, now: float) -> float:
+    def wait(self, key: str | bytes, now: float) -> float:
         """Seconds until ``key`` may try again; 0 when it may now."""
         times = self._failures.get(key)
         if times is None:
@@ -90,32 +102,45 @@ class FailedSignIns:
         self._clock = clock
         self._addresses = _Window(limits.per_address, limits.window)
         self._logins = _Window(limits.per_login, limits.window)
-        self._trusted: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
+        self._trusted: OrderedDict[bytes, OrderedDict[str, None]] = OrderedDict()
+
+    def tracked(self) -> int:
+        """How many addresses and logins the failure counts hold now."""
+        return len(self._addresses) + len(self._logins)
 
     def retry_after(self, address: str, login: str | None) -> int:
         """Whole seconds this sign-in must wait; 0 when it may go ahead."""
         now = self._clock()
         wait = self._addresses.wait(address, now)
-        if login is not None and address not in self._trusted.get(login, {}):
-            wait = max(wait, self._logins.wait(login, now))
+        if login is not None:
+            key = _login_key(login)
+            if address not in self._trusted.get(key, {}):
+                wait = max(wait, self._logins.wait(key, now))
         return math.ceil(wait) if wait > 0 else 0
 
     def failed(self, address: str, login: str | None) -> None:
         now = self._clock()
         self._addresses.add(address, now)
         if login is not None:
-            self._logins.add(login, now)
+            self._logins.add(_login_key(login), now)
 
     def succeeded(self, address: str, login: str | None) -> None:
         if login is None:
             return
-        trusted = self._trusted.pop(login, None) or OrderedDict()
+        key = _login_key(login)
+        trusted = self._trusted.pop(key, None) or OrderedDict()
         trusted[address] = None
         while len(trusted) > _MAX_TRUSTED:
             trusted.popitem(last=False)
-        self._trusted[login] = trusted
+        self._trusted[key] = trusted
         while len(self._trusted) > _MAX_KEYS:
             self._trusted.popitem(last=False)
+
+
+def _login_key(login: str) -> bytes:
+    """What a login is counted by: a 16-byte digest, so a 48 KB login costs what ``ann``
+    does (failed sign-ins send logins no account has, of any length)."""
+    return hashlib.blake2b(login.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def basic_login(header: str) -> str | None:
