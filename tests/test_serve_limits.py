@@ -18,7 +18,10 @@ from test_serve_smoke import free_port
 
 @pytest.fixture
 def clean_environment() -> Iterator[None]:
-    with mock.patch.dict(os.environ, {}, clear=False):
+    """No ``EVENTS_CALENDAR_*`` variable, whatever an earlier test's ``serve`` left, and the
+    environment as it was afterwards."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("EVENTS_CALENDAR_")}
+    with mock.patch.dict(os.environ, kept, clear=True):
         yield
 
 
