@@ -31,3 +31,16 @@ def test_the_environment_variable_names_the_database(
     with ec.connect() as cal:
         cal.venues.create(venue="Hall")
     assert ["named.db"] == sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".db")
+
+
+@pytest.mark.parametrize("url", ["", "  "], ids=["empty", "blank"])
+def test_an_empty_url_is_refused_not_read_as_the_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    """``connect("")`` (a setting read as empty) names no database: ``InvalidParameter``
+    naming ``url``, and no ``events.db`` made; only ``None`` asks for the default."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("EVENTS_CALENDAR_DB", raising=False)
+    with pytest.raises(ec.errors.InvalidParameter) as refused:
+        ec.connect(url)
+    assert (["url"], []) == (list(refused.value.fields), list(tmp_path.iterdir()))

@@ -234,11 +234,14 @@ def connect(
 ) -> Calendar:
     """Open a calendar on a database URL with full access.
 
-    ``sqlite:///path.db`` (the default: ``$EVENTS_CALENDAR_DB``, else ``sqlite:///events.db``;
-    the variable set but blank is ``InvalidParameter``)
+    ``sqlite:///path.db`` (the default, for ``url=None``: ``$EVENTS_CALENDAR_DB``, else
+    ``sqlite:///events.db``; the variable set but blank is ``InvalidParameter``, and so is an
+    empty ``url``, not read as the default: either would open another database than meant)
     stores in an SQLite file, ``sqlite://`` in a private in-memory SQLite database,
     ``memory://`` in plain Python structures. ``settings`` is an ``ec.Settings`` or a mapping
     of its fields, read before the database is opened (a bad one opens and creates nothing).
     """
     chosen = settings_of(settings)
-    return Calendar(open_backend(url or default_url()), settings=chosen, clock=clock)
+    return Calendar(
+        open_backend(default_url() if url is None else url), settings=chosen, clock=clock
+    )
