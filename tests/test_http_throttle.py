@@ -79,6 +79,14 @@ def test_a_login_is_throttled_across_addresses(site: Site) -> None:
     assert 429 == get(site, "10.0.2.1", wrong()).status_code
 
 
+def test_a_login_is_throttled_whatever_the_case_it_is_sent_in(site: Site) -> None:
+    """Logins sign in without their case, so ``EDITOR`` and ``Editor`` are guesses at the
+    account ``editor``: they count together, not ``per_login`` failures for each spelling."""
+    for n, login in enumerate(["editor", "Editor", "EDITOR", "eDitor", "edItor"]):
+        get(site, f"10.0.1.{n}", wrong(login))
+    assert 429 == get(site, "10.0.2.1", wrong("editoR")).status_code
+
+
 def test_the_real_user_is_not_locked_out_at_a_known_address(site: Site) -> None:
     """A login under attack still signs in from an address it signed in from before."""
     right = basic("editor", site.passwords["editor"])

@@ -139,8 +139,11 @@ class FailedSignIns:
 
 def _login_key(login: str) -> bytes:
     """What a login is counted by: a 16-byte digest, so a 48 KB login costs what ``ann``
-    does (failed sign-ins send logins no account has, of any length)."""
-    return hashlib.blake2b(login.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    does (failed sign-ins send logins no account has, of any length), of the login without
+    its case: ``Editor`` signs in as ``editor`` (``users``), so guesses at either spelling
+    count against the one account."""
+    folded = login.casefold().encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(folded, digest_size=16).digest()
 
 
 def basic_login(header: str) -> str | None:
