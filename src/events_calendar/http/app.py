@@ -2,8 +2,9 @@
 
 ``routes_spec.ROUTES`` is the one list of routes: each endpoint of it becomes a Starlette route
 (at the path with and without its trailing slash) served by ``handlers.handler_for``, and each
-path also answers OPTIONS. Cross-cutting work is middleware (``middleware``: HEAD, the cache)
-and exception handlers (core errors, bad JSON, no route); a handler only translates.
+path also answers OPTIONS. Cross-cutting work is middleware (``method_override``: a POST
+that names another method; ``middleware``: HEAD, the cache) and exception handlers (core
+errors, bad JSON, no route); a handler only translates.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .fragments import Fragments
 from .handlers import Handler, handler_for, options
 from .limits import HttpLimits
 from .loop_lock import PerLoop
+from .method_override import MethodOverride
 from .middleware import CacheAnonymousReads, HeadAsGet
 from .params import InvalidJson, read_params
 from .responses import json_response
@@ -250,6 +252,7 @@ def create_app(
         ),
         middleware=[
             *limits.middleware(),  # outermost: refuse before reading
+            Middleware(MethodOverride),
             Middleware(HeadAsGet),
             Middleware(
                 CacheAnonymousReads,
