@@ -36,6 +36,7 @@ from .method_override import MethodOverride
 from .middleware import CacheAnonymousReads, HeadAsGet
 from .params import InvalidJson, read_params
 from .responses import json_response
+from .rest_route import RestRoute
 from .routes_spec import RECORD_ID, ROUTES, Route
 from .write_batches import WriteBatches
 
@@ -252,6 +253,7 @@ def create_app(
         ),
         middleware=[
             *limits.middleware(),  # outermost: refuse before reading
+            Middleware(RestRoute, base_path=base_path),
             Middleware(MethodOverride),
             Middleware(HeadAsGet),
             Middleware(
