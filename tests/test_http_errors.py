@@ -239,6 +239,22 @@ def test_featured_yes_is_not_a_boolean(site: Site) -> None:
     ) == (response.status_code, response.json())
 
 
+def test_a_type_error_shows_only_once_every_validator_passed(site: Site) -> None:
+    """WordPress runs the validators first and checks types only if they all passed, so
+    its answer names the bad title alone; the next request, with the title mended, names
+    the boolean. The hint header names both at once."""
+    body = {**GALA, "title": "", "all_day": "q", "featured": "yes"}
+    first = site.post("/events", json=body, as_="admin")
+    assert (400, invalid("title")) == (first.status_code, first.json())
+    assert "all_day" in first.headers["X-Events-Calendar-Hint"]
+    second = site.post("/events", json={**body, "title": "Gala"}, as_="admin")
+    params = second.json()["data"]["params"]
+    assert {
+        "all_day": "all_day is not of type boolean.",
+        "featured": "featured is not of type boolean.",
+    } == params
+
+
 @pytest.mark.parametrize(
     ("path", "name", "value"),
     [

@@ -71,6 +71,21 @@ def _param_problem(name: str, code: str | None) -> tuple[str, dict[str, Any] | N
     return "Invalid parameter.", None
 
 
+#: The codes of the problems WordPress finds only in its second pass over the arguments
+#: (``sanitize_params``: a value of the wrong type), after every validator has passed.
+_SECOND_STAGE = frozenset({"invalid_boolean"})
+
+
+def _first_stage(fields: Sequence[str], codes: dict[str, str]) -> list[str]:
+    """The bad fields the reference names in one answer. It checks arguments in two passes
+    (``has_valid_params``, then ``sanitize_params`` for their types) and answers the first
+    that fails, so a type error shows only when no validator failed: ``title: ""`` with
+    ``all_day: "q"`` names ``title`` alone. The core reports every problem at once; the hint
+    header still lists them all."""
+    first = [f for f in fields if codes.get(f) not in _SECOND_STAGE]
+    return first or list(fields)
+
+
 def no_route_body() -> dict[str, Any]:
     return {
         "code": "rest_no_route",
@@ -121,7 +136,7 @@ def error_body(
         codes = error.codes if isinstance(error, InvalidParameter) else {}
         params: dict[str, str] = {}
         details: dict[str, Any] = {}
-        for field in _in_declared_order(list(error.fields), declared):
+        for field in _in_declared_order(_first_stage(error.fields, codes), declared):
             name = field.split(".")[-1]
             params[name], detail = _param_problem(name, codes.get(field))
             if detail is not None:
