@@ -136,7 +136,7 @@ def error_body(
         codes = error.codes if isinstance(error, InvalidParameter) else {}
         params: dict[str, str] = {}
         details: dict[str, Any] = {}
-        for field in _in_declared_order(_first_stage(error.fields, codes), declared):
+        for field in _in_declared_order(_first_stage(list(error.fields), codes), declared):
             name = field.split(".")[-1]
             params[name], detail = _param_problem(name, codes.get(field))
             if detail is not None:
