@@ -340,10 +340,8 @@ def _span(
         return None
     start_day, start_time = _moment(values, "start_date", problems)
     end_day, end_time = _moment(values, "end_date", problems)
-    if values.get("start_time"):
-        start_time = _read(_read_time, values["start_time"], "start_time", problems)
-    if values.get("end_time"):
-        end_time = _read(_read_time, values["end_time"], "end_time", problems)
+    start_time, start_cell = _time_of(values, ("start_date", "start_time"), start_time, problems)
+    end_time, end_cell = _time_of(values, ("end_date", "end_time"), end_time, problems)
     if start_day is None or problems:
         return None
     start = datetime.combine(start_day, start_time or time())
@@ -353,15 +351,48 @@ def _span(
         end = datetime.combine(end_day, end_time or time())
     if start.tzinfo is not None or end.tzinfo is not None:
         row_zone = _row_zone(values, zone)
-        start = _on_clock(start, row_zone, values.get("start_time", ""), "start_time", problems)
+        start = _on_clock(start, row_zone, values.get(start_cell, ""), start_cell, problems)
         if problems:
             return None
-        end = _on_clock(end, row_zone, values.get("end_time", ""), "end_time", problems)
+        end = _on_clock(end, row_zone, values.get(end_cell, ""), end_cell, problems)
         if problems:
             return None
     if _before(end, start) and (end_day is None or end_time is None):
         end = start  # the reference clamps an end it filled in
     return _wall(start), _wall(end)
+
+
+def _time_of(
+    values: Mapping[str, str],
+    columns: tuple[str, str],
+    in_date: time | None,
+    problems: dict[str, str],
+) -> tuple[time | None, str]:
+    """The time of a start or end, and the column whose cell gave it (the one a problem
+    with its UTC offset names): the time column's when it has one, else the time the date
+    cell ended with (``in_date``).
+
+    A date cell whose time carries a UTC offset names one moment; a time column naming
+    another wall time or offset beside it leaves the row's time in doubt, so the row is
+    refused rather than one of them silently dropped. The same wall time beside it agrees
+    (the offset is the date cell's). A date cell's time without an offset is overruled by
+    the time column, as it always was.
+    """
+    date_column, time_column = columns
+    if not values.get(time_column):
+        return in_date, date_column
+    given: time | None = _read(_read_time, values[time_column], time_column, problems)
+    if given is None or in_date is None or in_date.tzinfo is None:
+        return given, time_column
+    wall, offset = given.replace(tzinfo=None), given.utcoffset()
+    if wall == in_date.replace(tzinfo=None) and offset in (None, in_date.utcoffset()):
+        return in_date, date_column
+    problems[time_column] = (
+        f"{values[time_column]!r} is not the time the date cell gives "
+        f"({values[date_column]!r}); write the time in one of the two cells, or the same "
+        "time in both"
+    )
+    return None, time_column
 
 
 def _row_zone(values: Mapping[str, str], zone: tzinfo) -> tzinfo | None:

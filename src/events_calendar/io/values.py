@@ -8,9 +8,10 @@ Each reader returns the value in the form ``cal.events.create`` takes, or raises
   ``19 Apr 2016``; any other form python-dateutil reads month first, as long as it names
   a year, a month and a day (``2031``, ``May 2031`` or ``10`` are refused, never completed
   from today's date); a date may be followed by a time in any form a time cell takes
-  (``2031-05-01 20:00``, ``2031-05-01T20:00:00``, ``05/01/2031 8 PM``), which is kept; a
-  time with a UTC offset (``+02:00``, ``Z``) is refused: the time is the event's wall
-  clock, in its own zone;
+  (``2031-05-01 20:00``, ``2031-05-01T20:00:00``, ``05/01/2031 8 PM``), which is kept,
+  with the UTC offset that may end it (``2026-03-08 01:30:00-05:00``, as spreadsheets and
+  other tools' exports write a moment): as in a time cell, the offset says which pass of
+  the wall time it is, and the reader checks it against the event's zone;
 - times: ``7:30:00``, ``21:45``, ``9:30 pm``, ``9pm``, ``09:30 AM``, and with a fraction of
   a second (``20:00:00.000``, as databases export them), which is dropped; a time cell may
   end with a UTC offset (``01:30:00-05:00``), which says which pass of an hour the clocks
@@ -129,17 +130,17 @@ def _numeric_date(text: str) -> date | None:
 
 def read_moment(text: str) -> tuple[date, time | None]:
     """A date cell that may end with a time (``2031-05-01 20:00``, ``5/1/2031 8 pm``,
-    ``2031-05-01T20:00:00.000``); one with a UTC offset is refused: an event's times are
-    its wall clock in its own zone (``Event Timezone``), which an offset does not name."""
+    ``2031-05-01T20:00:00.000``), and a UTC offset after it (``2026-03-08T01:30-05:00``).
+
+    The offset is kept as the time's ``tzinfo``, as ``read_time`` keeps a time cell's:
+    spreadsheets and other tools write a moment this way, and refusing it made their files
+    unreadable. It does not move the time: the time stays the event's wall clock, and the
+    CSV reader checks the offset against the event's zone as it checks a time cell's.
+    """
     found = _TRAILING_TIME.search(text.strip())
     if found is None:
         return read_date(text), None
-    if found.group(2):
-        raise BadValue(
-            f"{text!r} has a UTC offset ({found.group(2)}); write the time on the event's "
-            "own clock, without one, and its zone in the Event Timezone column"
-        )
-    return read_date(text.strip()[: found.start()]), read_time(found.group(1))
+    return read_date(text.strip()[: found.start()]), read_time(found.group(1) + (found[2] or ""))
 
 
 @lru_cache(maxsize=4096)
