@@ -16,7 +16,9 @@ users in ``docs/icalendar.md``:
 - **Recurrence.** A series (``RRULE``/``RDATE`` with ``EXDATE`` and ``RECURRENCE-ID``
   overrides) becomes one row per occurrence inside a bounded window, expanded by
   ``recurring-ical-events``; a series with more than ``MAX_OCCURRENCES`` occurrences there is
-  refused rather than flooding the calendar.
+  refused rather than flooding the calendar. An override with ``RANGE=THISANDFUTURE`` applies
+  to each later occurrence, which keeps its own key (the recurrence it stands for) and lasts
+  the override's DTEND length or DURATION.
 - **Mapping.** SUMMARY, DESCRIPTION, LOCATION (a venue by name), ORGANIZER (CN and mailto),
   CATEGORIES, URL (http and https only) and STATUS (``CANCELLED`` makes a draft, whatever
   status the import gives the others). GEO and
@@ -304,15 +306,19 @@ class _Reader:
             return
         if not found and self.outside is not None:
             self.outside.append(uid)
-        durations = {
-            _recurrence_key(c.get("RECURRENCE-ID")): c.get("DURATION")
-            for c in components
-            if c.name == "VEVENT"
-        }
+        events = [c for c in components if c.name == "VEVENT"]
+        durations = {_recurrence_key(c.get("RECURRENCE-ID")): c.get("DURATION") for c in events}
+        moves = _future_moves(events)
         for occurrence in sorted(found):
             event = occurrence.as_component(False)
-            suffix = _recurrence_key(event.get("RECURRENCE-ID"))
-            _restore_duration(event, durations.get(suffix, durations.get(None)))
+            source = _recurrence_key(event.get("RECURRENCE-ID"))  # the override it copies
+            suffix = _own_recurrence_key(event, moves.get(source)) or source
+            # A later occurrence of a THISANDFUTURE override lasts that override's DURATION
+            # (RFC 5545 3.8.4.4), not its series' length: it is looked up by the override's
+            # key, since its own names no component.
+            _restore_duration(
+                event, durations.get(suffix, durations.get(source, durations.get(None)))
+            )
             yield self._row(event, uid, suffix)
 
     # -- fields ------------------------------------------------------------------------------
@@ -396,14 +402,45 @@ _RUNAWAY = {"FREQ": {"SECONDLY", "MINUTELY"}, "BYSECOND": None}
 def _restore_duration(occurrence: icalendar.Event, duration: Any) -> None:
     """Put back the DURATION of the component an occurrence comes from (its series, or its
     override), in place of the DTEND the expander added on the wall clock, so that its hours
-    count as elapsed time (``end_after``). An occurrence whose end is not that sum (an
-    override ``THISANDFUTURE`` with another length) keeps its DTEND."""
+    count as elapsed time (``end_after``). An occurrence whose end is not that sum keeps its
+    DTEND (the expander's end stands when ``duration`` is not the one it used)."""
     start, end = occurrence.get("DTSTART"), occurrence.get("DTEND")
     if duration is None or start is None or end is None or not isinstance(start.dt, datetime):
         return
     if end.dt.replace(tzinfo=None) - start.dt.replace(tzinfo=None) == duration.dt:
         del occurrence["DTEND"]
         occurrence["DURATION"] = duration
+
+
+def _future_moves(events: list[icalendar.Component]) -> dict[str | None, timedelta]:
+    """How far each ``RANGE=THISANDFUTURE`` override moves its occurrences, by its key: its
+    DTSTART less its RECURRENCE-ID, as the expander adds it to each later occurrence."""
+    moves: dict[str | None, timedelta] = {}
+    for event in events:
+        recurrence, start = event.get("RECURRENCE-ID"), event.get("DTSTART")
+        if recurrence is None or start is None:
+            continue
+        if str(recurrence.params.get("RANGE", "")).upper() != "THISANDFUTURE":
+            continue
+        try:
+            moves[_recurrence_key(recurrence)] = start.dt - recurrence.dt
+        except TypeError:  # a date beside a date-time, or naive beside aware: not moved
+            moves[_recurrence_key(recurrence)] = timedelta(0)
+    return moves
+
+
+def _own_recurrence_key(occurrence: icalendar.Component, move: timedelta | None) -> str | None:
+    """The key of a later occurrence of a ``RANGE=THISANDFUTURE`` override, which the
+    expander gives as a copy of that override, its RECURRENCE-ID included: every later
+    occurrence would share the override's key and the import refuse all but the first as
+    the same event. Its own key is the recurrence it stands for (its start less the
+    override's move), the one a RECURRENCE-ID naming it alone would give; ``None`` when
+    ``move`` is (no such override) or for the override itself."""
+    start = occurrence.get("DTSTART")
+    if move is None or start is None:
+        return None
+    own = _recurrence_key(icalendar.vDDDTypes(start.dt - move))
+    return None if own == _recurrence_key(occurrence.get("RECURRENCE-ID")) else own
 
 
 def _runaway_rule(series: icalendar.Calendar) -> str | None:
