@@ -17,9 +17,9 @@ from typing import IO, TYPE_CHECKING, Any
 import attrs
 
 from ..dates import default_window, format_wall, query_bound
-from ..errors import CalendarError, InvalidParameter
+from ..errors import CalendarError, Conflict, InvalidParameter
 from ..progress import ProgressArg
-from ..transfer import restore
+from ..transfer import FAMILIES, restore
 from ..validation import read_flag
 from .backup import BackupSnapshot, backup_rows, read_backup, write_backup
 from .csv_read import default_key, read_csv
@@ -32,6 +32,7 @@ from .walk import walk_events
 
 if TYPE_CHECKING:
     from ..calendar import Calendar
+    from ..storage import Backend
 
 __all__ = [
     "FORMATS",
@@ -287,7 +288,7 @@ def _import_backup(
     (``status`` is refused for any backup, by ``import_file``: each record has its own.)"""
     _require_backup_rights(cal)
     backend = cal.backend
-    if any(backend.last_id(family) for family in ("post", "term", "user", "credential")):
+    if any(backend.last_id(family) for family in FAMILIES):
         own = snapshot.calendar_identity() == backend.calendar_identity()
         return import_rows(cal, backup_rows(snapshot, own=own), kind="event", **options)
     if options["partial"]:
@@ -303,10 +304,33 @@ def _import_backup(
         for record in records
     )
     if not options["dry_run"]:
-        restore(snapshot, backend)
+        _restore_into_empty(snapshot, backend)
     restoring = "would restore" if options["dry_run"] else "restored"
     note = f"{restoring} the whole calendar (ids, users and secrets kept)"
     return ImportReport(kind="record", rows=rows, dry_run=options["dry_run"], note=note)
+
+
+def _restore_into_empty(snapshot: BackupSnapshot, backend: Backend) -> None:
+    """Restore ``snapshot`` into ``backend`` if it is still empty, checked in the write
+    transaction that restores it.
+
+    The check ``_import_backup`` makes first (merge or restore) and the one ``restore``
+    makes run before its transaction: two restores into one empty SQLite or PostgreSQL
+    calendar could both pass them, and the second then failed on the first's ids (``An id
+    among [1] is taken``) or, for records without clashing ids, stored the backup twice.
+    Both backends hold one write transaction at a time (SQLite's ``BEGIN IMMEDIATE``,
+    PostgreSQL's advisory lock), so a check made inside it sees what the other committed:
+    the second is refused as a restore into a calendar with data is (``Conflict``), and can
+    be imported again to merge. The backup is checked before (``snapshot.check``), outside
+    the write lock."""
+    with backend.transaction():
+        if any(backend.last_id(family) for family in FAMILIES):
+            raise Conflict(
+                "The target calendar is not empty: another restore or write filled it "
+                "while this backup was read; import the backup again to merge it.",
+                fields={"path": "import again to merge, or restore into an empty calendar"},
+            )
+        restore(snapshot, backend)
 
 
 def export_file(
