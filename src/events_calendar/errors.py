@@ -255,6 +255,12 @@ class StorageUnavailable(CalendarError):
         return cls(f"{database}: {reason}", data={"database": database, "reason": reason})
 
 
+#: The ``code`` of the ``StorageUnavailable`` a write (or a migration) gets on a database
+#: opened read-only: an SQLite file this process cannot write, or one opened with
+#: ``?mode=ro``. Reads go on; the code tells a caller "not here" from "not reachable".
+READ_ONLY_DATABASE = "read_only_database"
+
+
 class BulkIncomplete(CalendarError):
     """A non-atomic bulk load (``bulk_create(..., atomic=False)``) stopped part way.
 

@@ -19,6 +19,7 @@ and the same thread merges the search indexes' segments (``sqlite_search_merge``
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..changes import ANYTHING
-from ..errors import Conflict, StorageUnavailable
+from ..errors import READ_ONLY_DATABASE, Conflict, InvalidParameter, StorageUnavailable
 from ..queries import fold
 from ..records import Kind
 from ..statuses import COUNTED_STATUSES
@@ -239,6 +240,21 @@ class SQLiteDialect(Dialect):
         )
 
 
+def _url_options(url: str) -> dict[str, str]:
+    """The ``?`` options of an SQLite URL (``mode=ro``); ``InvalidParameter`` naming the URL
+    for any other, rather than a file named after the whole text."""
+    query = url.partition("?")[2]
+    options: dict[str, str] = {}
+    for pair in filter(None, query.split("&")):
+        name, _, value = pair.partition("=")
+        if value not in _URL_OPTIONS.get(name, ()):
+            raise InvalidParameter.one(
+                "url", f"{url!r}: unknown SQLite URL option {pair!r}; the one option is mode=ro"
+            )
+        options[name] = value
+    return options
+
+
 def _fts_phrase(word: str) -> str:
     return '"' + word.replace('"', '""') + '"'
 
@@ -273,9 +289,19 @@ class SQLiteEngine(Engine):
 
     dialect = SQLiteDialect()
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, *, read_only: bool | None = None) -> None:
+        """Open the file at ``path`` (``None``: a private in-memory database), read-only when
+        ``read_only`` is true, or when it is ``None`` and the file is there but this process
+        cannot write it (``cannot_write``)."""
         self.path = path
         self._name = f"sqlite:///{path}" if path is not None else "sqlite://"
+        #: Whether the file is opened read-only: reads work, a write transaction is
+        #: ``StorageUnavailable`` with code ``READ_ONLY_DATABASE`` (``transaction``).
+        self.read_only = path is not None and (
+            cannot_write(path) if read_only is None else read_only
+        )
+        #: Whether a read-only file is read as immutable (``_connect_read_only``).
+        self._immutable = False
         self._lock = threading.RLock()  # the writer connection, and writes
         self._depth = 0
         self._owner: int | None = None  # the thread in the write transaction
@@ -290,7 +316,7 @@ class SQLiteEngine(Engine):
         #: thread of a file; a private in-memory database has none.
         self.search_merges = SearchMerges(SEARCH_INDEXES, self._writer_alone)
         self._checkpoints: Checkpointer | None = None
-        if path is not None:
+        if path is not None and not self.read_only:  # a read-only file is never written
             self._retry(lambda: self._writer.execute("PRAGMA journal_mode = WAL"))
             self._writer.execute("PRAGMA wal_autocheckpoint = 0")  # ``sqlite_checkpoint``
             self._writer.execute(f"PRAGMA journal_size_limit = {KEPT_LOG_BYTES}")
@@ -304,6 +330,8 @@ class SQLiteEngine(Engine):
         try:
             with translating(_ERRORS, self._name):
                 if self._must_write_on_open():
+                    if self.read_only:
+                        raise _read_only(self._name, self._why_write_on_open())
                     with self.transaction():
                         self._migrate()  # all or nothing: SQLite's DDL is transactional
         except BaseException:
@@ -324,6 +352,8 @@ class SQLiteEngine(Engine):
             return self._utils
 
     def _connect(self, *, cache_kib: int, mmap_bytes: int = 0) -> sqlite3.Connection:
+        if self.read_only:
+            return self._connect_read_only(cache_kib=cache_kib, mmap_bytes=mmap_bytes)
         with translating(_ERRORS, self._name):
             connection = sqlite3.connect(
                 ":memory:" if self.path is None else str(self.path),
@@ -334,6 +364,52 @@ class SQLiteEngine(Engine):
         try:  # the first statements read the file: one that is no database is refused here
             with translating(_ERRORS, self._name):
                 self._set_up(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    def _connect_read_only(self, *, cache_kib: int, mmap_bytes: int) -> sqlite3.Connection:
+        """A connection that cannot write the file (SQLite's ``mode=ro``).
+
+        A WAL file is read beside its ``-shm`` index, which SQLite creates in the file's
+        folder: in a folder this process cannot write, with no ``-shm`` there (no writer has
+        the file open), ``mode=ro`` cannot read at all. The file is then read as immutable
+        (``immutable=1``: no locks, no index), which is sound only while nobody writes it; so
+        only when its write-ahead log is absent or empty, i.e. every commit is in the file
+        itself. A log with frames in it is refused (``StorageUnavailable``) rather than read
+        without them."""
+        assert self.path is not None  # an in-memory database is never read-only
+        with translating(_ERRORS, self._name):
+            try:
+                connection = self._open_read_only(self.path, immutable=self._immutable)
+            except sqlite3.OperationalError:
+                if self._immutable or not _log_is_empty(self.path):
+                    raise
+                connection = self._open_read_only(self.path, immutable=True)
+                self._immutable = True
+        try:
+            with translating(_ERRORS, self._name):
+                self._set_up(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    @staticmethod
+    def _open_read_only(path: Path, *, immutable: bool) -> sqlite3.Connection:
+        """A ``mode=ro`` connection to ``path`` that has read the file (SQLite opens it at
+        the first statement: a file it cannot read fails here, not mid-query)."""
+        options = "mode=ro&immutable=1" if immutable else "mode=ro"
+        connection = sqlite3.connect(
+            f"{path.absolute().as_uri()}?{options}",
+            uri=True,
+            check_same_thread=False,
+            isolation_level=None,
+            timeout=BUSY_TIMEOUT_SECONDS,
+        )
+        try:
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except BaseException:
             connection.close()
             raise
@@ -403,6 +479,23 @@ class SQLiteEngine(Engine):
         (folded_by,) = self._writer.execute(f"SELECT unicode FROM {FOLDED_BY}").fetchone()
         return bool(folded_by != unicodedata.unidata_version)
 
+    def _why_write_on_open(self) -> str:
+        """What a read-only file lacks that opening it would write (``_must_write_on_open``)."""
+        if self._lacks_migrations():
+            applied = set(self._applied_migrations())
+            missing = [name for name, _ in STEPS if name not in applied]
+            shown = missing if len(missing) <= 3 else [missing[0], "...", missing[-1]]
+            what = f"{len(missing)} migrations this version applies ({', '.join(shown)})"
+        else:
+            what = (
+                "its search indexes refolded for this Python's Unicode version "
+                f"({unicodedata.unidata_version})"
+            )
+        return (
+            f"it is read-only and needs {what}; open it once where it can be written "
+            "(events-calendar migrate --db ...), then read-only again"
+        )
+
     def _migrate(self) -> None:
         """Apply the migrations the file lacks; none, and sqlite-utils is not imported."""
         if self._lacks_migrations():
@@ -460,6 +553,13 @@ class SQLiteEngine(Engine):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
+        if self.read_only:  # before SQLite's own refusal, a driver error mid-write
+            self._check_open()
+            raise _read_only(
+                self._name,
+                "it is opened read-only (the file or its folder cannot be written, or the "
+                "URL says ?mode=ro); writes need a database this process can write",
+            )
         with self._lock:
             self._check_open()
             outer = self._depth == 0
@@ -620,6 +720,45 @@ class SQLiteEngine(Engine):
             self._writer.close()
 
 
+def cannot_write(path: Path) -> bool:
+    """Whether ``path`` is an existing file this process cannot write: the file itself is
+    read-only (``chmod 444``), or its folder is and the WAL's ``-wal`` and ``-shm`` files,
+    which a writer creates there, are not both there and writable. A missing file is
+    ``False``: opening it creates it, or fails saying why."""
+    if not path.exists():
+        return False
+    if not os.access(path, os.W_OK):
+        return True
+    folder = path.absolute().parent
+    if os.access(folder, os.W_OK | os.X_OK):
+        return False
+    companions = (path.with_name(path.name + suffix) for suffix in ("-wal", "-shm"))
+    return not all(os.access(companion, os.W_OK) for companion in companions)
+
+
+def _log_is_empty(path: Path) -> bool:
+    """Whether the file's write-ahead log holds no commit (absent, or no frame in it)."""
+    log = path.with_name(path.name + "-wal")
+    try:
+        return log.stat().st_size == 0
+    except FileNotFoundError:
+        return True
+
+
+def _read_only(database: str, reason: str) -> StorageUnavailable:
+    """``StorageUnavailable.of`` with the read-only code: a write or a migration a
+    read-only database cannot take."""
+    return StorageUnavailable(
+        f"{database}: {reason}",
+        code=READ_ONLY_DATABASE,
+        data={"database": database, "reason": reason},
+    )
+
+
+#: The options an SQLite URL may carry after ``?``.
+_URL_OPTIONS = {"mode": ("ro",)}
+
+
 class SQLiteBackend(SQLStore):
     """The calendar's storage in one SQLite file (or a private in-memory database)."""
 
@@ -627,22 +766,39 @@ class SQLiteBackend(SQLStore):
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteBackend:
-        """``sqlite:///relative.db``, ``sqlite:////absolute.db``; ``sqlite://`` in memory."""
-        return cls(cls.path_of(url))
+        """``sqlite:///relative.db``, ``sqlite:////absolute.db``; ``sqlite://`` in memory;
+        ``?mode=ro`` after a file's path opens it read-only (``read_only``)."""
+        path = cls.path_of(url)
+        read_only = _url_options(url).get("mode") == "ro"
+        if read_only and path is None:
+            raise InvalidParameter.one(
+                "url", f"{url!r}: mode=ro needs a file; an in-memory database is empty"
+            )
+        return cls(path, read_only=True if read_only else None)
 
     @staticmethod
     def path_of(url: str) -> str | None:
-        """The file an SQLite URL names (as ``from_url`` reads it), ``None`` for a private
-        in-memory database: what a caller checks before opening creates the file."""
-        rest = url.partition("://")[2]
+        """The file an SQLite URL names (as ``from_url`` reads it, without its ``?``
+        options), ``None`` for a private in-memory database: what a caller checks before
+        opening creates the file."""
+        rest = url.partition("://")[2].partition("?")[0]
         path = rest[1:] if rest.startswith("/") else rest
         return None if path in ("", ":memory:") else path
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, read_only: bool | None = None) -> None:
         """Open (creating and migrating as needed) the database at ``path``; ``None`` or
-        ``":memory:"`` gives a private in-memory database."""
+        ``":memory:"`` gives a private in-memory database.
+
+        ``read_only=True`` opens the file without writing it; ``None`` (the default) does so
+        when the file is there but this process cannot write it (``cannot_write``), so an
+        export or a read works on a file shared read-only. Writes then raise
+        ``StorageUnavailable`` with code ``READ_ONLY_DATABASE``; a file lacking migrations
+        cannot be opened read-only and says so."""
         super().__init__(
-            SQLiteEngine(None if path is None or str(path) == ":memory:" else Path(path))
+            SQLiteEngine(
+                None if path is None or str(path) == ":memory:" else Path(path),
+                read_only=read_only,
+            )
         )
         #: Whether a bulk load is in progress (its search index is built at its end).
         self._loading = False
