@@ -25,6 +25,7 @@ from events_calendar.backends.postgres import PostgresEngine
 from events_calendar.errors import Conflict
 from events_calendar.testing import NOW
 from events_calendar.testing.postgres import database_url, server_url
+from events_calendar.transfer import copy_calendar
 
 #: Databases this module makes are named so (``EVENTS_CALENDAR_TEST_DB_PREFIX``), then a
 #: process id and a random part, and dropped after.
@@ -123,4 +124,39 @@ def test_two_restores_at_once_restore_once(target_url: str, tmp_path: Path) -> N
             cal.backend.last_id("post"),
             cal.backend.last_id("user"),
             sorted(cal.events.get(i).title for i in (2, 3)),
+        )
+
+
+def test_two_copies_at_once_copy_once(target_url: str, tmp_path: Path) -> None:
+    """``copy_calendar`` into one empty database from two threads: one copies, the other is
+    refused with ``Conflict`` (it failed half-way on the first's ids)."""
+    door = threading.Barrier(2)
+    outcomes: list[object] = [None, None]
+    with ec.connect("memory://", clock=ec.FixedClock(NOW)) as source:
+        for title in ("Quiz", "Gig"):
+            source.events.create(
+                title=title, start_date="2031-05-01 20:00", end_date="2031-05-01 22:00"
+            )
+
+        def copy(n: int) -> None:
+            with ec.connect(target_url, clock=ec.FixedClock(NOW)) as cal:
+                _held_at_first_transaction(cal, door)
+                try:
+                    outcomes[n] = copy_calendar(source.backend, cal.backend)
+                except Exception as error:
+                    outcomes[n] = error
+
+        threads = [threading.Thread(target=copy, args=(n,)) for n in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    errors = [o for o in outcomes if isinstance(o, BaseException)]
+    assert 1 == len(errors), outcomes
+    assert isinstance(errors[0], Conflict), repr(errors[0])
+    assert "not empty" in str(errors[0])
+    with ec.connect(target_url, clock=ec.FixedClock(NOW)) as cal:
+        assert (2, ["Gig", "Quiz"]) == (
+            cal.backend.last_id("post"),
+            sorted(cal.events.get(i).title for i in (1, 2)),
         )

@@ -108,6 +108,14 @@ def copy_calendar(
     return restore(BackendSnapshot(source), target, progress=progress)
 
 
+def _require_empty(target: Backend) -> None:
+    if any(target.last_id(family) for family in FAMILIES):
+        raise Conflict(
+            "The target calendar is not empty; copy into a new database.",
+            fields={"to": "name an empty database"},
+        )
+
+
 def restore(
     source: Snapshot,
     target: Backend,
@@ -117,16 +125,18 @@ def restore(
     """``copy_calendar`` from any ``Snapshot`` (a backend, a backup file), which is checked
     (``Snapshot.check``) before anything is written: the records are stored as they are,
     past the checks of the calendar's own writes, so a bad one would otherwise be stored,
-    or refused by each backend in its own way."""
-    if any(target.last_id(family) for family in FAMILIES):
-        raise Conflict(
-            "The target calendar is not empty; copy into a new database.",
-            fields={"to": "name an empty database"},
-        )
+    or refused by each backend in its own way.
+
+    The target is found empty twice: before the source is checked, to refuse at once, and
+    in the write transaction, the check that counts. Both backends run one write
+    transaction at a time, so of two copies into one empty database the second sees the
+    first's records there and is refused, where it failed half-way on the first's ids."""
+    _require_empty(target)
     source.check()
     counts: dict[str, int] = {}
     identity = source.calendar_identity()
     with target.transaction():
+        _require_empty(target)
         if identity is not None:
             target.set_calendar_identity(identity)
         for cls in ORDER:
