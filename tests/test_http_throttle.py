@@ -73,10 +73,26 @@ def test_anonymous_reads_from_a_throttled_address_still_work(site: Site) -> None
 
 
 def test_a_login_is_throttled_across_addresses(site: Site) -> None:
-    """``per_login`` failures at one login, from many addresses, throttle that login."""
+    """``per_login`` failures at one login, from many addresses, throttle that login at
+    each of them, although none has reached ``per_address``; an address new to the login
+    has one guess, then is throttled too."""
     for n in range(5):
+        assert 401 == get(site, f"10.0.1.{n}", wrong()).status_code
+    assert [429] * 5 == [get(site, f"10.0.1.{n}", wrong()).status_code for n in range(5)]
+    assert [401, 429] == [get(site, "10.0.2.1", wrong()).status_code for _ in range(2)]
+    # The limit is the login's: another login from those addresses is not refused.
+    assert 200 == get(site, "10.0.1.0", basic("author", site.passwords["author"])).status_code
+
+
+def test_the_real_user_is_not_locked_out_at_a_new_address(site: Site) -> None:
+    """A login under attack from many addresses still signs in from an address that has
+    not failed at it, one it never signed in from before included (a new network, or a
+    server restarted since): a guesser cannot lock the user out."""
+    for n in range(20):
         get(site, f"10.0.1.{n}", wrong())
-    assert 429 == get(site, "10.0.2.1", wrong()).status_code
+    right = basic("editor", site.passwords["editor"])
+    assert 200 == get(site, "172.16.0.9", right).status_code
+    assert 429 == get(site, "10.0.1.3", right).status_code  # an address that guessed
 
 
 def test_a_login_is_throttled_whatever_the_case_it_is_sent_in(site: Site) -> None:
@@ -84,7 +100,7 @@ def test_a_login_is_throttled_whatever_the_case_it_is_sent_in(site: Site) -> Non
     account ``editor``: they count together, not ``per_login`` failures for each spelling."""
     for n, login in enumerate(["editor", "Editor", "EDITOR", "eDitor", "edItor"]):
         get(site, f"10.0.1.{n}", wrong(login))
-    assert 429 == get(site, "10.0.2.1", wrong("editoR")).status_code
+    assert [429] * 5 == [get(site, f"10.0.1.{n}", wrong("EdItOr")).status_code for n in range(5)]
 
 
 def test_the_real_user_is_not_locked_out_at_a_known_address(site: Site) -> None:
@@ -104,6 +120,7 @@ def test_an_answer_before_the_credentials_are_read_trusts_no_address(site: Site)
         assert 404 == get(site, f"10.0.4.{n}", wrong(), path="/no-such-route").status_code
     for n in range(5):
         get(site, f"10.0.1.{n}", wrong())
+    assert [401] * 5 == [get(site, f"10.0.4.{n}", wrong()).status_code for n in range(5)]
     assert [429] * 5 == [get(site, f"10.0.4.{n}", wrong()).status_code for n in range(5)]
 
 
@@ -158,4 +175,4 @@ def test_expired_failures_are_dropped_as_others_fail() -> None:
         failures.failed(f"10.0.0.{number}", f"user{number}")
     now[0] = 61.0
     failures.failed("10.9.9.9", "late")
-    assert 2 == failures.tracked()
+    assert 3 == failures.tracked()  # the late one's address, login, and their pair

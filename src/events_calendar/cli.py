@@ -478,8 +478,8 @@ def _parser() -> argparse.ArgumentParser:
         "--sign-in-failures-per-login",
         type=int,
         metavar="N",
-        help="failed sign-ins at one login per window before 429, except from addresses "
-        "it signed in from (default: 10)",
+        help="failed sign-ins at one login per window before 429 at the addresses that "
+        "failed at it, except those it signed in from (default: 10)",
     )
     serve.add_argument(
         "--sign-in-window",

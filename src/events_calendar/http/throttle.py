@@ -6,10 +6,16 @@ with credentials means the credentials were wrong). Within a sliding ``window``:
 
 - a client address with ``per_address`` failures gets 429 for every request that carries
   credentials, until its oldest failure leaves the window;
-- a login with ``per_login`` failures (from any addresses) gets 429 for sign-ins at it, except
-  from addresses where that login has signed in successfully before: the real user, at an
-  address they already use, is never locked out by someone guessing elsewhere (OWASP's
-  "device cookie" idea, keyed by address). At a new address they wait at most ``window``.
+- a login with ``per_login`` failures (from any addresses) gets 429 for sign-ins at it from
+  every address that has itself failed at it in the window, unless that login has signed in
+  there before (OWASP's "device cookie" idea, keyed by address).
+
+So a guesser spread over many addresses gets one guess at a login under attack per address
+and window, and the real user is never locked out: from an address that has not failed at
+their login they sign in, wherever they are (a new network, a server restarted since they
+last signed in). Refusing every address instead, as this did, let anyone lock a user out
+with ``per_login`` wrong passwords a minute; and the secrets guessed at are 120+ random bits
+the library picks (``users``), which no rate of guessing reaches.
 
 The 429 carries ``Retry-After`` (seconds) and is answered before the request is read or any
 credential is checked. Requests without credentials are never throttled here. Counts live in
@@ -94,6 +100,33 @@ class _Window:
         return times[0] + self.window - now
 
 
+class _LastFailures:
+    """The last failure instant per key inside a sliding window: a ``_Window`` of limit one,
+    without a deque per key (one per (login, address) pair would double the memory a
+    failure costs)."""
+
+    def __init__(self, window: float) -> None:
+        self.window = window
+        self._last: OrderedDict[bytes, float] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._last)
+
+    def add(self, key: bytes, now: float) -> None:
+        last = self._last
+        last.pop(key, None)
+        last[key] = now
+        while last and next(iter(last.values())) <= now - self.window:
+            last.popitem(last=False)
+        while len(last) > _MAX_KEYS:
+            last.popitem(last=False)
+
+    def wait(self, key: bytes, now: float) -> float:
+        """Seconds until ``key``'s last failure leaves the window; 0 if it has or none."""
+        when = self._last.get(key)
+        return 0.0 if when is None else max(0.0, when + self.window - now)
+
+
 class FailedSignIns:
     """The counts the middleware keeps (separate so that tests and embedders can use them)."""
 
@@ -102,11 +135,13 @@ class FailedSignIns:
         self._clock = clock
         self._addresses = _Window(limits.per_address, limits.window)
         self._logins = _Window(limits.per_login, limits.window)
+        #: (login, address) pairs that failed in the window: where a login's limit applies.
+        self._pairs = _LastFailures(limits.window)
         self._trusted: OrderedDict[bytes, OrderedDict[str, None]] = OrderedDict()
 
     def tracked(self) -> int:
         """How many addresses and logins the failure counts hold now."""
-        return len(self._addresses) + len(self._logins)
+        return len(self._addresses) + len(self._logins) + len(self._pairs)
 
     def retry_after(self, address: str, login: str | None) -> int:
         """Whole seconds this sign-in must wait; 0 when it may go ahead."""
@@ -115,14 +150,20 @@ class FailedSignIns:
         if login is not None:
             key = _login_key(login)
             if address not in self._trusted.get(key, {}):
-                wait = max(wait, self._logins.wait(key, now))
+                # Until the login's count falls below its limit or this address's failure
+                # at it leaves the window, whichever comes first.
+                locked = self._logins.wait(key, now)
+                if locked:
+                    wait = max(wait, min(locked, self._pairs.wait(_pair(key, address), now)))
         return math.ceil(wait) if wait > 0 else 0
 
     def failed(self, address: str, login: str | None) -> None:
         now = self._clock()
         self._addresses.add(address, now)
         if login is not None:
-            self._logins.add(_login_key(login), now)
+            key = _login_key(login)
+            self._logins.add(key, now)
+            self._pairs.add(_pair(key, address), now)
 
     def succeeded(self, address: str, login: str | None) -> None:
         if login is None:
@@ -144,6 +185,13 @@ def _login_key(login: str) -> bytes:
     count against the one account."""
     folded = login.casefold().encode("utf-8", "surrogatepass")
     return hashlib.blake2b(folded, digest_size=16).digest()
+
+
+def _pair(login_key: bytes, address: str) -> bytes:
+    """A (login, address) pair as one 16-byte key, whatever the address's length."""
+    return hashlib.blake2b(
+        address.encode("utf-8", "surrogatepass"), key=login_key, digest_size=16
+    ).digest()
 
 
 def basic_login(header: str) -> str | None:
