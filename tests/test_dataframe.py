@@ -250,10 +250,28 @@ def test_from_dataframe_skips_existing_rows(cal: ec.Calendar, gala: ec.Event) ->
 
 
 def test_from_dataframe_by_title_creates_the_missing(cal: ec.Calendar, gala: ec.Event) -> None:
-    """``key="title"``: a row with a known title is skipped, a new title created."""
+    """``key="title"``: a row with a known title, holding the event's values, is
+    unchanged; a new title is created."""
     frame = pd.concat([cal.events.to_dataframe()[["title", "start_date", "end_date"]], _new_rows()])
     report = cal.events.from_dataframe(frame, key="title")
-    assert ["skipped", "created", "created"] == [r.outcome for r in report.rows]
+    assert ["unchanged", "created", "created"] == [r.outcome for r in report.rows]
+
+
+def test_a_frame_read_back_is_unchanged_whatever_the_conflict_rule(
+    cal: ec.Calendar, gala: ec.Event
+) -> None:
+    """``to_dataframe`` read back with the default ``on_conflict="skip"`` counts every row
+    unchanged, as ``update`` does and as ``import_file`` counts its matches (it said
+    "skipped"); a row that differs is skipped, and nothing is written either way."""
+    frame = cal.events.to_dataframe()
+    before = cal.events.get(gala.id)
+    for on_conflict in ("skip", "update"):
+        report = cal.events.from_dataframe(frame, key="id", on_conflict=on_conflict)
+        assert (0, 0, 1, 0) == (report.created, report.updated, report.unchanged, report.skipped)
+    frame.loc[0, "description"] = "Changed"
+    report = cal.events.from_dataframe(frame, key="id")
+    assert (0, 1) == (report.unchanged, report.skipped)
+    assert before == cal.events.get(gala.id)
 
 
 def test_from_dataframe_reports_a_bad_row_and_keeps_the_others(cal: ec.Calendar) -> None:

@@ -247,8 +247,8 @@ def test_an_ambiguous_key_counts_only_readable_records(cal: ec.Calendar) -> None
     co = cal.as_user("co").events
     frame = _board_row()[["title", "description", "start_date", "end_date"]]
     first = co.from_dataframe(frame).rows[0].id
-    (skipped,) = co.from_dataframe(frame, key="description").rows
-    assert ("skipped", first) == (skipped.outcome, skipped.id)  # the hidden one is no rival
+    (matched,) = co.from_dataframe(frame, key="description").rows
+    assert ("unchanged", first) == (matched.outcome, matched.id)  # the hidden one is no rival
     second = co.from_dataframe(frame).rows[0].id
     with pytest.raises(ec.errors.InvalidParameter) as raised:
         co.from_dataframe(frame, key="description")
@@ -261,4 +261,4 @@ def test_an_editor_key_still_matches_anothers_private_record(cal: ec.Calendar) -
     board = _hidden_board(cal)
     cal.users.create("ed", role="editor")
     report = cal.as_user("ed").events.from_dataframe(_board_row(), key="description")
-    assert [("skipped", board.id)] == [(r.outcome, r.id) for r in report.rows]
+    assert [("unchanged", board.id)] == [(r.outcome, r.id) for r in report.rows]

@@ -582,21 +582,40 @@ def _one_row(
         if made == "same":  # a venue or organizer that exists, holding every value given
             return RowOutcome(label, "unchanged", record.id)
         current = record  # the same but for its status or date: matched as by a key
-    if on_conflict == "skip":
-        return RowOutcome(label, "skipped", current.id)
     if _first_venue_only(current, row, fields):
         del fields["venue"]
+    if on_conflict == "skip":
+        # A matched row is left alone; it is "unchanged" when the record already holds its
+        # values (a frame from ``to_dataframe`` read back), "skipped" when it differs, or
+        # could not be written at all (its values are not applied, so not judged either).
+        try:
+            same = not _changes(collection, current, fields, keep=False)
+        except CalendarError:
+            same = False
+        return RowOutcome(label, "unchanged" if same else "skipped", current.id)
+    if _changes(collection, current, fields, keep=True):
+        return RowOutcome(label, "updated", current.id)
+    return RowOutcome(label, "unchanged", current.id)
+
+
+def _changes(
+    collection: PostCollection[Any], current: Any, fields: dict[str, Any], *, keep: bool
+) -> bool:
+    """Whether updating ``current`` with ``fields`` changes it; the update is kept only when
+    ``keep`` and it does. It is made, then undone, so that "unchanged" is judged on the
+    values as the calendar stores them (a wall-clock start, a venue given by name, a
+    category in another case), not on how the frame wrote them."""
+    changed = False
     try:
-        # The update is made, then undone if it changed nothing: "unchanged" is then judged
-        # on the values as the calendar stores them (a wall-clock start, a venue given by
-        # name, a category in another case), not on how the frame wrote them.
         with collection._ctx.backend.transaction():
             written = collection.update(current.id, **fields)
-            if _as_compared(written, current.modified) == _as_compared(current, current.modified):
+            before = _as_compared(current, current.modified)
+            changed = _as_compared(written, current.modified) != before
+            if not (changed and keep):
                 raise _NoChange
     except _NoChange:
-        return RowOutcome(label, "unchanged", current.id)
-    return RowOutcome(label, "updated", current.id)
+        pass
+    return changed
 
 
 def _as_compared(record: Any, modified: Any) -> Any:
@@ -609,7 +628,7 @@ def _as_compared(record: Any, modified: Any) -> Any:
 
 
 class _NoChange(Exception):
-    """Undoes, inside a row's transaction, an update that changed nothing."""
+    """Undoes, inside a row's transaction, an update that changed nothing or was a trial."""
 
 
 def _first_venue_only(current: Any, row: Mapping[Any, Any], fields: Mapping[str, Any]) -> bool:
