@@ -307,6 +307,28 @@ def test_delete_event_moves_it_to_the_trash(site: Site) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("collection", "name"), [("events", "title"), ("venues", "venue"), ("organizers", "organizer")]
+)
+def test_trashing_through_an_update_frees_the_slug(site: Site, collection: str, name: str) -> None:
+    """PATCH ``{"status": "trash"}`` suffixes the slug as DELETE does: a new record of the
+    same name takes the slug, and the public by-slug route answers it (it answered the
+    trashed record, 403, and the new one was ``slug-trap-2``)."""
+    dates = {"start_date": "2031-06-15 19:00:00", "end_date": "2031-06-15 23:00:00"}
+    body = {**(dates if name == "title" else {}), name: "Slug Trap"}
+    old = site.make(collection, body)
+    trashed = site.patch(f"/{collection}/{old['id']}", json={"status": "trash"}, as_="admin")
+    new = site.make(collection, body)
+    found = site.get(f"/{collection}/by-slug/slug-trap")
+    assert (200, "slug-trap__trashed", "slug-trap", 200, new["id"]) == (
+        trashed.status_code,
+        trashed.json()["slug"],
+        new["slug"],
+        found.status_code,
+        found.json()["id"],
+    )
+
+
 def test_delete_event_by_slug(site: Site) -> None:
     """DELETE /events/by-slug/<slug> trashes the event and answers it."""
     event = site.event()

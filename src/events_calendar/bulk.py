@@ -27,10 +27,12 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from .errors import BulkIncomplete, InvalidParameter, MissingParameter
+from .posts_bulk import free_from_trash
 from .progress import ProgressArg, tracking
 from .records import Event, Kind
 from .row_reader import RowReader
 from .slugs import allocate_slugs
+from .statuses import Status
 from .validation import read_flag
 
 if TYPE_CHECKING:
@@ -160,11 +162,19 @@ class _Load:
         events, backend = self.events, self.ctx.backend
         chunk = _with_term_ids(events, chunk)
         record_ids = backend.reserve_ids("post", len(chunk))
+        bases = [
+            events.slug_base(clean, record_id)
+            for clean, record_id in zip(chunk, record_ids, strict=True)
+        ]
+        # A trashed event holding the slug a live row asks for gives it up, as in ``create``.
+        live = {
+            base
+            for base, clean in zip(bases, chunk, strict=True)
+            if events._status(clean.get("status")) != Status.TRASH
+        }
+        free_from_trash(backend, "event", live)
         slugs = allocate_slugs(
-            [
-                events.slug_base(clean, record_id)
-                for clean, record_id in zip(chunk, record_ids, strict=True)
-            ],
+            bases,
             lambda candidates: backend.taken_slugs("event", candidates),
             self.next_number,
         )

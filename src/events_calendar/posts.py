@@ -17,7 +17,7 @@ from . import posts_bulk
 from .coerce import as_int, clean_text, plain
 from .context import Context, error_code
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound
-from .lookups import free_slug, restored_slug, slug_taken, trash_slug
+from .lookups import slug_taken
 from .progress import ProgressArg
 from .records import Event, Organizer, Venue
 from .slugs import slugify
@@ -176,7 +176,12 @@ class PostCollection(Generic[P]):
         # its modification date too, as WordPress's wp_insert_post sets it (venue_main).
         fields["modified"] = fields["date"]
         fields["id"] = record_id if record_id is not None else ctx.backend.reserve_ids("post")[0]
-        fields["slug"] = slug or self._unique_slug(self.slug_base(clean, fields["id"]))
+        if not slug:  # else a bulk load allocated it, trashed holders moved (``bulk``)
+            wanted = self.slug_base(clean, fields["id"])
+            slug = posts_bulk.settled_slug(
+                ctx.backend, self.kind, None, fields["status"], wanted=wanted
+            )
+        fields["slug"] = slug
         record = self._cls(**fields)
         self._check_record(record)
         return record
@@ -210,11 +215,14 @@ class PostCollection(Generic[P]):
                 fields["status"] = self._status(clean["status"])
             if "author" in clean:
                 fields["author"] = self._author(clean["author"])
-            if "slug" in clean and clean["slug"] != current.slug:
-                fields["slug"] = self._unique_slug(slugify(clean["slug"]) or str(current.id))
-                ctx.backend.add_slug_alias(self.kind, current.id, current.slug)
-            elif posts_bulk.leaves_trash(current, fields):
-                fields["slug"] = restored_slug(ctx.backend, self.kind, current.id, current.slug)
+            renamed = "slug" in clean and clean["slug"] != current.slug
+            fields["slug"] = posts_bulk.settled_slug(  # the trash's slug rules, as delete's
+                ctx.backend,
+                self.kind,
+                current,
+                fields.get("status", current.status),
+                wanted=(slugify(clean["slug"]) or str(current.id)) if renamed else None,
+            )
             fields["modified"] = ctx.now().astimezone(ctx.zone)
             record = attrs.evolve(current, **fields)
             self._check_record(record)
@@ -265,12 +273,11 @@ class PostCollection(Generic[P]):
             trashed = attrs.evolve(
                 current,
                 status=Status.TRASH,
-                slug=trash_slug(ctx.backend, self.kind, current.slug),
+                slug=posts_bulk.settled_slug(ctx.backend, self.kind, current, Status.TRASH),
                 modified=ctx.now().astimezone(ctx.zone),
             )
             self._on_trash(current)
             ctx.backend.replace(trashed)
-            ctx.backend.add_slug_alias(self.kind, current.id, current.slug)
             return trashed
 
     def delete_by_slug(self, slug: str, *, force: bool = False) -> P:
@@ -387,6 +394,3 @@ class PostCollection(Generic[P]):
         either makes a slug: ``!!!``) its id, as WordPress's ``wp_insert_post`` makes it
         (``sanitize_title($title, $post_ID)``)."""
         return slugify(clean.get("slug") or clean[self._cls.title_field]) or str(record_id)
-
-    def _unique_slug(self, base: str) -> str:
-        return free_slug(self._ctx.backend, self.kind, base)

@@ -16,7 +16,7 @@ then.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,10 +26,12 @@ from .coerce import MAX_INT
 from .context import error_code
 from .display import plural
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound
-from .lookups import restored_slug, trash_slug
+from .lookups import free_slug, trash_slug
 from .progress import ProgressArg, tracking
-from .records import Event, Organizer, Venue
+from .records import RECORD_CLASSES, Event, Kind, Organizer, Venue
+from .slugs import desired_slug, untrashed_slug
 from .statuses import Status
+from .storage import Storage
 from .validation import read_id, read_input
 
 if TYPE_CHECKING:
@@ -39,8 +41,11 @@ __all__ = [
     "BULK_BATCH",
     "Target",
     "delete_many",
+    "enter_trash",
+    "free_from_trash",
     "leaves_trash",
     "loaded",
+    "settled_slug",
     "target_ids",
     "update_many",
 ]
@@ -159,14 +164,19 @@ def update_many(
         if "author" in first:
             fixed["author"] = collection._author(first["author"])
         updated: list[P] = []
-        given: set[str] = set()  # slugs given back to records leaving the trash
+        given: set[str] = set()  # slugs handed out here, not written yet
+        changing = frozenset(current.id for current, _ in plans)  # no trashed holder to move
         for _, batch in _batches(plans):  # phase 2: links resolved once, records built
             prepared = collection._prepare_many(batch)
             for (current, _clean), fields in zip(batch, prepared, strict=True):
-                if leaves_trash(current, fixed):
-                    fields["slug"] = restored_slug(
-                        ctx.backend, kind, current.id, current.slug, claimed=given
-                    )
+                fields["slug"] = settled_slug(
+                    ctx.backend,
+                    kind,
+                    current,
+                    fixed.get("status", current.status),
+                    claimed=given,
+                    spare=changing,
+                )
                 record = attrs.evolve(current, **(fields | fixed))
                 collection._check_record(record)
                 updated.append(record)
@@ -218,13 +228,110 @@ def delete_many(
                             attrs.evolve(
                                 c,
                                 status=Status.TRASH,
-                                slug=trash_slug(backend, kind, c.slug, claimed=claimed),
+                                slug=settled_slug(backend, kind, c, Status.TRASH, claimed=claimed),
                                 modified=now,
                             )
                             for c in batch
                         ]
                     )
-                    for current in batch:
-                        backend.add_slug_alias(kind, current.id, current.slug)
                 advance(at + len(batch))
         return [record.id for record in found]
+
+
+# -- slugs across the trash: the one rule every write of a post follows ------------------
+Post = Event | Venue | Organizer
+
+
+def settled_slug(
+    backend: Storage,
+    kind: Kind,
+    current: Post | None,
+    status: Status,
+    *,
+    wanted: str | None = None,
+    claimed: set[str] | None = None,
+    spare: Collection[int] = (),
+) -> str:
+    """The slug a post holds after a write that leaves it with ``status``, by the rules
+    WordPress's ``wp_insert_post`` applies to the trash. Every path that writes a post asks
+    here (create, update, delete, ``update_many``, ``delete_many``, ``bulk_create`` through
+    ``free_from_trash``, and the imports built on them), so that no path can trash or
+    restore a record and leave its slug behind (``slug-trap`` kept in the trash made a new
+    "Slug Trap" ``slug-trap-2``, and ``by-slug/slug-trap`` found the trashed one).
+
+    ``current`` is the post as stored (``None``: a new one); ``wanted`` the slug the write
+    asks for (a new post's, or a rename's); ``None`` keeps the one it has.
+
+    - (a) a post entering the trash from another status takes ``<slug>__trashed``
+      (``enter_trash``); a new post created in the trash keeps its slug, as WordPress only
+      suffixes a post that had another status;
+    - (b) a post leaving the trash, not renamed by the same write, asks back the slug it
+      had (``slugs.desired_slug``), numbered when a live post took it meanwhile;
+    - (c) a post not in the trash that asks for a slug a trashed post holds takes it, and
+      the trashed post takes its trash slug (``free_from_trash``), as WordPress's
+      ``wp_add_trashed_suffix_to_post_name_for_trashed_posts`` does.
+
+    A rename keeps the slug left as a former slug. What this moves (trashed holders, former
+    slugs) is written at once: call it inside the write's transaction. ``claimed`` holds
+    slugs handed out in the same operation but not written yet (the slug chosen is added);
+    ``spare`` the posts the operation writes itself, which are no trashed holders to move
+    (``update_many`` restoring them all).
+    """
+    claimed = claimed if claimed is not None else set()
+    entering = status == Status.TRASH and current is not None and current.status != Status.TRASH
+    if current is not None:
+        if wanted is None:
+            if entering:
+                return enter_trash(backend, kind, current.id, current.slug, claimed=claimed)
+            if not leaves_trash(current, {"status": status}):
+                return current.slug
+            base = untrashed_slug(current.slug)
+            former = backend.aliases_starting(kind, base) if base != current.slug else {}
+            wanted = desired_slug(current.slug, [s for s, i in former.items() if i == current.id])
+            if wanted == current.slug:  # trashed as it was created: its slug is its own
+                return wanted
+        else:
+            backend.add_slug_alias(kind, current.id, current.slug)
+    assert wanted is not None, "a new post asks for a slug"
+    if status != Status.TRASH:
+        own = {current.id} if current is not None else set()
+        free_from_trash(backend, kind, [wanted], claimed=claimed, spare={*spare, *own})
+    slug = free_slug(backend, kind, wanted, claimed=claimed)
+    if entering:  # renamed as it enters the trash: the new slug is the one to ask back
+        assert current is not None
+        return enter_trash(backend, kind, current.id, slug, claimed=claimed)
+    return slug
+
+
+def enter_trash(
+    backend: Storage, kind: Kind, record_id: int, slug: str, *, claimed: set[str] | None = None
+) -> str:
+    """(a) The slug a post holding ``slug`` takes as it enters the trash: ``<slug>__trashed``,
+    numbered when another trashed post holds that (``lookups.trash_slug``). ``slug`` is kept
+    as its former slug, the reference's ``_wp_desired_post_slug``: what it asks back on
+    leaving the trash when the suffix cut a long slug (``slugs.desired_slug``)."""
+    backend.add_slug_alias(kind, record_id, slug)
+    return trash_slug(backend, kind, slug, claimed=claimed)
+
+
+def free_from_trash(
+    backend: Storage,
+    kind: Kind,
+    slugs: Collection[str],
+    *,
+    claimed: set[str] | None = None,
+    spare: Collection[int] = (),
+) -> None:
+    """(c) Move every trashed post of ``kind`` holding one of ``slugs`` (a post created in
+    the trash, or a backup's) to its trash slug, as it would have had it was trashed here,
+    so that a post not in the trash can take the slug; those in ``spare`` stay. Written at
+    once, in the caller's transaction; the slug given up stays the moved post's former slug,
+    which it asks back on leaving the trash."""
+    held = backend.taken_slugs(kind, slugs) if slugs else {}
+    ids = sorted(i for i in held.values() if i not in spare)
+    if not ids:
+        return
+    for record_id, record in sorted(backend.get_many(RECORD_CLASSES[kind], ids).items()):
+        if isinstance(record, Post) and record.status == Status.TRASH:
+            slug = enter_trash(backend, kind, record_id, record.slug, claimed=claimed)
+            backend.replace(attrs.evolve(record, slug=slug))

@@ -31,7 +31,7 @@ import html
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from slugify import slugify as _transliterate_and_dash
 
@@ -40,6 +40,7 @@ __all__ = [
     "TRASHED_SUFFIX",
     "allocate_slugs",
     "candidate_prefix",
+    "desired_slug",
     "is_stored_slug",
     "slugify",
     "trashed_slug",
@@ -197,6 +198,23 @@ def untrashed_slug(slug: str) -> str:
     """
     base, marker, _ = slug.partition("__")
     return base if marker else slug
+
+
+def desired_slug(slug: str, former: Iterable[str]) -> str:
+    """The slug a record holding ``slug`` asks back on leaving the trash (WordPress keeps it
+    as ``_wp_desired_post_slug``): ``slug`` without the trash suffix, unless that was cut (a
+    slug longer than 191 characters), when it is the longest of the record's ``former``
+    slugs that trashes to ``slug`` (``trashes_to``). A slug without the suffix is its own:
+    a record created in the trash has none, and keeps its slug on leaving.
+
+    Pure, so that a write can ask which slug a restore wants before it asks storage
+    whether that slug is free (a trashed record holding it gives it up: see
+    ``posts_bulk.settled_slug``)."""
+    base = untrashed_slug(slug)
+    if base == slug or not base:
+        return slug
+    had = [f for f in former if trashes_to(f, slug)]
+    return max(had, key=lambda f: (len(f), f), default=base)
 
 
 def _truncate(slug: str, length: int) -> str:

@@ -260,15 +260,11 @@ class LinkedChangeContract(ContractBase):
         self, cal: ec.Calendar, kind: str
     ) -> None:
         """A record created with the status ``trash`` holds its plain slug, as WordPress
-        gives it; leaving the trash keeps it (it was renumbered against itself)."""
+        gives it; leaving the trash keeps it (it was renumbered against itself). A live
+        record asking for that slug meanwhile takes it (``contract_trash_slugs``)."""
         first = make(cal, kind, "Corner Pub", status="trash")
-        second = make(cal, kind, "Corner Pub")
         back = linked(cal, kind).update(first.id, status="publish")
-        assert ("corner-pub", "corner-pub-2", "corner-pub") == (
-            first.slug,
-            second.slug,
-            back.slug,
-        )
+        assert ("corner-pub", "corner-pub") == (first.slug, back.slug)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_delete_is_stored(self, cal: ec.Calendar, kind: str) -> None:
