@@ -11,7 +11,7 @@ from collections.abc import Collection
 
 from .queries import EventFilter, TermFilter
 from .records import RECORD_CLASSES, Event, Kind
-from .slugs import TRASHED_SUFFIX, candidate_prefix, trashes_to, unique_slug, untrashed_slug
+from .slugs import TRASHED_SUFFIX, candidate_prefix, unique_slug
 from .statuses import Status
 from .storage import Storage
 
@@ -19,7 +19,6 @@ __all__ = [
     "child_terms",
     "free_slug",
     "linking_events",
-    "restored_slug",
     "slug_taken",
     "term_ids",
     "trash_slug",
@@ -68,32 +67,6 @@ def trash_slug(storage: Storage, kind: Kind, slug: str, *, claimed: set[str] | N
     if not slug:
         return slug
     return free_slug(storage, kind, slug, suffix=TRASHED_SUFFIX, claimed=claimed)
-
-
-def restored_slug(
-    storage: Storage, kind: Kind, record_id: int, slug: str, *, claimed: set[str] | None = None
-) -> str:
-    """The slug record ``record_id``, now holding ``slug``, takes back when it leaves the
-    trash: the one it had (WordPress's ``wp_insert_post`` restores
-    ``_wp_desired_post_slug``), or the next free one when a live record took it meanwhile,
-    as ``wp_unique_post_slug`` then numbers it. A record put in the trash by its status at
-    creation has no trash suffix: it keeps its slug, which it holds itself (numbering it
-    against itself gave ``gala-3``).
-
-    The slug it had is its trashed slug without the suffix, unless that was cut (a slug
-    longer than 191 characters): then it is the former slug the trash kept for it (a slug
-    alias) that gives this trashed slug; the longest, should two former slugs give it.
-    Were that alias since taken over by another record, the cut slug is what is left."""
-    base = untrashed_slug(slug)
-    if base == slug or not base:
-        return slug
-    had = [
-        former
-        for former, owner in storage.aliases_starting(kind, base).items()
-        if owner == record_id and trashes_to(former, slug)
-    ]
-    wanted = max(had, key=lambda former: (len(former), former), default=base)
-    return free_slug(storage, kind, wanted, claimed=claimed)
 
 
 def slug_taken(storage: Storage, kind: Kind, slug: str) -> bool:

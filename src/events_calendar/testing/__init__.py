@@ -47,6 +47,7 @@ pytest.register_assert_rewrite(
     "events_calendar.testing.contract_storage",
     "events_calendar.testing.differential",
     "events_calendar.testing.contract_import_keys",
+    "events_calendar.testing.contract_trash_slugs",
 )
 
 from .base import NOW, ContractBase  # noqa: E402
@@ -60,6 +61,7 @@ from .contract_read_rules import ReadRulesContract  # noqa: E402
 from .contract_records import RecordContract  # noqa: E402
 from .contract_slugs import SlugContract  # noqa: E402
 from .contract_storage import StorageContract  # noqa: E402
+from .contract_trash_slugs import TrashSlugContract  # noqa: E402
 
 __all__ = [
     "NOW",
@@ -75,6 +77,7 @@ __all__ = [
     "RecordContract",
     "SlugContract",
     "StorageContract",
+    "TrashSlugContract",
 ]
 
 
@@ -87,6 +90,7 @@ class CalendarContract(
     IterContract,
     BulkChangesContract,
     SlugContract,
+    TrashSlugContract,
     ImportKeysContract,
     BulkContract,
 ):

@@ -1,6 +1,6 @@
 """Slug contract: long slugs through the trash and back (single and bulk writes), term slugs
-made unique as WordPress makes them, and titles and names that make no slug; the trash's
-slug rules on every write path come with it (``contract_trash_slugs``)."""
+made unique as WordPress makes them, and titles and names that make no slug (the trash's
+slug rules on every write path: ``contract_trash_slugs``)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,6 @@ import events_calendar as ec
 
 from .base import ContractBase
 from .contract_record_base import make_event
-
-# Imported from here, so the suites that run ``SlugContract`` run it: its plain asserts get
-# pytest's detailed reports as this module's do.
-pytest.register_assert_rewrite("events_calendar.testing.contract_trash_slugs")
-from .contract_trash_slugs import TrashSlugContract  # noqa: E402
 
 __all__ = ["SlugContract"]
 
@@ -36,7 +31,7 @@ def make_post(cal: ec.Calendar, kind: str, name: str) -> Any:
     return posts(cal, kind).create(**{kind: name})
 
 
-class SlugContract(TrashSlugContract, ContractBase):
+class SlugContract(ContractBase):
     """Slugs as WordPress hands them out where the plain rules (``slugs``) do not say."""
 
     @pytest.mark.parametrize("kind", POST_KINDS)
