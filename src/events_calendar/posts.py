@@ -226,6 +226,8 @@ class PostCollection(Generic[P]):
             fields["modified"] = ctx.now().astimezone(ctx.zone)
             record = attrs.evolve(current, **fields)
             self._check_record(record)
+            if record.status == Status.TRASH != current.status:
+                self._on_trash(current)  # trashed by an update as by ``delete``
             ctx.backend.replace(record)
             return record
 

@@ -181,7 +181,10 @@ def update_many(
                 collection._check_record(record)
                 updated.append(record)
         relinked = not _LINK_FIELDS.isdisjoint(first)  # no link changed: none compared
+        trashing = [c for c, _ in plans if fixed.get("status") == Status.TRASH != c.status]
         with tracking(progress, total=len(updated), unit=plural(kind)) as advance:
+            for current in trashing:  # trashed by an update as by ``delete_many``
+                collection._on_trash(current)
             for at, records in _batches(updated):  # phase 3: written in batches
                 ctx.backend.replace_many(records, links=relinked)
                 advance(at + len(records))

@@ -232,6 +232,14 @@ class BulkChangesContract(ContractBase):
         cal.venues.delete_many(ids(halls))
         assert () == cal.events.get(event.id).venue
 
+    def test_update_many_to_the_trash_unlinks_venues(self, cal: ec.Calendar) -> None:
+        """Events stop pointing at venues trashed by ``update_many``, as by ``delete_many``;
+        a venue already in the trash is left as it is."""
+        halls = [make(cal, "venue", f"Hall {n}") for n in range(3)]
+        event = make_event(cal, "Show", venue=ids(halls))
+        cal.venues.update_many(ids(halls[:2]), status="trash")
+        assert (halls[2].id,) == cal.events.get(event.id).venue
+
     @pytest.mark.parametrize("kind", ["category", "tag"])
     def test_delete_many_removes_terms(self, cal: ec.Calendar, kind: str) -> None:
         """Terms are removed in bulk; events lose them."""

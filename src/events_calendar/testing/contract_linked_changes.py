@@ -365,6 +365,17 @@ class LinkedChangeContract(ContractBase):
         assert () == getattr(cal.events.get(event.id), kind)
 
     @pytest.mark.parametrize("kind", LINKED_KINDS)
+    def test_trashing_by_an_update_unlinks_events(self, cal: ec.Calendar, kind: str) -> None:
+        """An update to the trash (``PATCH {"status": "trash"}``) unlinks as ``delete`` does;
+        restoring it links nothing back, as after a delete."""
+        record = make(cal, kind, "Corner Pub")
+        event = make_event(cal, "Pub Quiz", **links(kind, [record.id]))
+        linked(cal, kind).update(record.id, status="trash")
+        assert () == getattr(cal.events.get(event.id), kind)
+        linked(cal, kind).update(record.id, status="publish")
+        assert () == getattr(cal.events.get(event.id), kind)
+
+    @pytest.mark.parametrize("kind", LINKED_KINDS)
     def test_force_delete_unlinks_events(self, cal: ec.Calendar, kind: str) -> None:
         """Events stop pointing at a removed venue or organizer."""
         record = make(cal, kind, "Corner Pub")
