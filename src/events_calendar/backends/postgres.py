@@ -10,14 +10,22 @@ first, so writers from every thread, process and machine run one at a time and a
 read-modify-write in the core never loses an update; readers never wait for it. Several reads
 that must agree (a page and its total) share one ``REPEATABLE READ`` snapshot. Driver errors
 become the library's own (``Conflict``, ``StorageUnavailable``) in ``_translating`` only.
+
+Recovery: after the server restarts (or an administrator ends its backends) every pooled
+connection is dead, and the pool used to hand each one out once, failing as many requests
+after the server was back. A connection is now looked at as it leaves the pool
+(``_check_pooled``, no round trip unless its socket already holds something), and a
+transaction whose connection breaks before any statement of the caller's ran is begun again
+once on a fresh one (``_begin``): the server cannot have applied anything of it.
 """
 
 from __future__ import annotations
 
 import re
+import select
 import threading
-from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -63,6 +71,26 @@ _ERRORS = DriverErrors(
     unavailable=(psycopg.OperationalError, psycopg.InterfaceError),
 )
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?|%")
+
+
+def _has_input(connection: psycopg.Connection[Any]) -> bool:
+    """Whether an idle connection's socket can be read (or is closed) right now, without
+    waiting: one ``poll`` system call, no round trip.
+
+    A healthy idle connection has nothing to read: the server speaks only when asked. A
+    backend that was terminated (a restart, ``pg_terminate_backend``) sent its last error and
+    closed the socket, which then reads as ready. So "nothing to read" means alive, cheaply;
+    "something" means it must be asked (``_check_pooled``)."""
+    try:
+        socket = connection.fileno()
+    except psycopg.Error:  # no socket at all: certainly not usable
+        return True
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(socket, select.POLLIN)
+        return bool(poller.poll(0))
+    readable, _, _ = select.select([socket], [], [], 0)  # Windows: no poll for sockets
+    return bool(readable)
 
 
 def take_write_lock(connection: psycopg.Connection[Any]) -> None:
@@ -211,6 +239,7 @@ class PostgresEngine(Engine):
             timeout=POOL_TIMEOUT_SECONDS,
             open=False,
             name=self.database,
+            check=self._check_pooled,
         )
         self._pool.open(wait=False)
 
@@ -277,19 +306,81 @@ class PostgresEngine(Engine):
         with translating(_ERRORS, self.database):
             yield
 
+    def _check_pooled(self, connection: psycopg.Connection[Any]) -> None:
+        """The pool's check of a connection it is about to hand out: raises when it is dead,
+        and the pool then discards it and takes another.
+
+        Free for a live connection (``_has_input``: one ``poll``, no round trip, where the
+        pool's own ``check_connection`` costs one per checkout). A socket with something to
+        read is asked with an empty statement. A dead one means the server went away, so every
+        idle connection is probably dead too: the pool is checked whole (``check``, a round
+        trip per idle connection, paid once, at recovery), or the pool would find them one at
+        a time, backing off a second, then two, four, ... between them. While the server is
+        still down, a request then waits for a new connection up to ``POOL_TIMEOUT_SECONDS``,
+        as it did before once the dead ones were used up."""
+        if not _has_input(connection):
+            return
+        try:
+            ConnectionPool.check_connection(connection)
+        except psycopg.Error:
+            self._pool.check()
+            raise
+
+    def _begin(
+        self,
+        held: ExitStack,
+        *,
+        read_only: bool,
+        first: Callable[[psycopg.Connection[Any]], None] | None,
+    ) -> psycopg.Connection[Any]:
+        """A pooled connection with a transaction begun (and ``first`` run in it: the write
+        lock), both left for ``held`` to end.
+
+        When the connection turns out broken here (it died after ``_check_pooled`` looked at
+        it), the pool is checked and this is done once more on another connection. Safe:
+        nothing of the caller's ran yet, and ``BEGIN`` and the write lock change nothing, so
+        the server cannot have applied anything; a failure later in the transaction is never
+        retried (its statements may have been applied, and its body has already run)."""
+        for last in (False, True):
+            attempt = ExitStack()
+            connection = attempt.enter_context(self._pool.connection())
+            try:
+                connection.read_only = read_only or None
+                connection.isolation_level = (
+                    psycopg.IsolationLevel.REPEATABLE_READ if read_only else None
+                )
+                attempt.enter_context(connection.transaction())
+                if first is not None:
+                    first(connection)
+            except psycopg.OperationalError as error:
+                broken = connection.broken  # read before the pool closes it
+                attempt.__exit__(type(error), error, error.__traceback__)
+                if last or not broken:
+                    raise
+                self._pool.check()
+                continue
+            except BaseException as error:
+                attempt.__exit__(type(error), error, error.__traceback__)
+                raise
+            held.enter_context(attempt)
+            return connection
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
     @contextmanager
-    def _borrowed(self, *, read_only: bool) -> Iterator[psycopg.Connection[Any]]:
-        """A pooled connection as the thread's current one, for one transaction."""
+    def _borrowed(
+        self,
+        *,
+        read_only: bool,
+        first: Callable[[psycopg.Connection[Any]], None] | None = None,
+    ) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection as the thread's current one, for one transaction (begun, and
+        ``first`` run in it, by ``_begin``)."""
         self._check_open()
-        with self._translating(), self._pool.connection() as connection:
-            connection.read_only = read_only or None
-            connection.isolation_level = (
-                psycopg.IsolationLevel.REPEATABLE_READ if read_only else None
-            )
+        with self._translating(), ExitStack() as held:
+            connection = self._begin(held, read_only=read_only, first=first)
             self._local.connection, self._local.read_only = connection, read_only
             try:
-                with connection.transaction():
-                    yield connection
+                yield connection
             finally:
                 self._local.connection, self._local.read_only = None, False
 
@@ -298,8 +389,7 @@ class PostgresEngine(Engine):
         connection = self._local.connection
         if connection is None:
             self._check_open()  # before queueing behind this process's writers
-            with self._writers, self._borrowed(read_only=False) as connection:
-                take_write_lock(connection)
+            with self._writers, self._borrowed(read_only=False, first=take_write_lock):
                 yield
             return
         if self._local.read_only:
