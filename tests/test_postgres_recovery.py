@@ -1,4 +1,5 @@
-"""PostgreSQL after its connections died (a restart, an administrator ending backends).
+"""PostgreSQL after its connections died (a restart, an administrator ending backends), and
+with its schema's tables gone.
 
 A restart is simulated by ending every other backend of the database from a connection of
 the test's own (``pg_terminate_backend``), which kills the pool's idle connections as a
@@ -247,3 +248,32 @@ def test_a_live_pooled_connection_is_let_out_without_a_round_trip(
     finally:
         engine.close()
     assert (0, True) == (live, len(asked) > 0)
+
+
+def test_a_dropped_table_is_storage_unavailable() -> None:
+    """A table of the schema dropped under a running calendar, and the database opened again
+    without it: reads fail with ``StorageUnavailable`` (HTTP 503 ``storage_unavailable``)
+    naming the database and the table, as SQLite's "no such table" does, not psycopg's
+    untyped ``UndefinedTable``."""
+    own = TestDatabase(server_url())  # dropping a table spoils it for every other test
+    url = own.url
+    cal = ec.connect(url)
+    reopened: ec.Calendar | None = None
+    try:
+        cal.events.create(title="Gala", **GALA)
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute("DROP TABLE events CASCADE")
+        with pytest.raises(StorageUnavailable) as running:
+            cal.events.list()
+        reopened = ec.connect(url)
+        with pytest.raises(StorageUnavailable) as opened:
+            reopened.events.list()
+    finally:
+        cal.close()
+        if reopened is not None:
+            reopened.close()
+        own.drop()
+    for raised in (running.value, opened.value):
+        assert ("storage_unavailable", 503) == (raised.code, raised.http_status)
+        assert 'relation "events" does not exist' in raised.message
+        assert raised.data["database"].endswith(url.rsplit("/", 1)[1])

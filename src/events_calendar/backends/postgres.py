@@ -68,7 +68,10 @@ _ERRORS = DriverErrors(
         psycopg.errors.SerializationFailure,
         psycopg.errors.DeadlockDetected,
     ),
-    unavailable=(psycopg.OperationalError, psycopg.InterfaceError),
+    # A table missing (never created, or dropped under a running calendar) is a database
+    # this code cannot use, as SQLite's "no such table" (an ``OperationalError``) is there:
+    # ``StorageUnavailable`` on both, not the driver's ``UndefinedTable`` on one.
+    unavailable=(psycopg.OperationalError, psycopg.InterfaceError, psycopg.errors.UndefinedTable),
 )
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?|%")
 

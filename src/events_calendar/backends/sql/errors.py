@@ -24,7 +24,9 @@ class DriverErrors:
     integrity: tuple[type[BaseException], ...]
     #: Another writer held the lock for longer than the engine waits.
     busy: tuple[type[BaseException], ...] = ()
-    #: The database is gone or cannot be reached.
+    #: The database is gone or cannot be reached, or lacks a table of its schema (dropped
+    #: under a running calendar, say): either way not usable until someone fixes it, which a
+    #: caller learns from ``StorageUnavailable`` the same on every backend.
     unavailable: tuple[type[BaseException], ...] = ()
 
 
