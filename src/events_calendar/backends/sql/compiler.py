@@ -185,7 +185,13 @@ def _linked_to(field: str) -> Entry:
         if plan in ("drive", "index") and q.driver:  # one driver at most: the others probe
             plan = "probe"
         if plan == "probe":
-            inner, params = q.dialect.in_(f"l.{column}", sorted(ids))
+            # Several ids are checked on the walked event's own few links (the link table's
+            # primary key, by event id), not sought one by one in the target index: SQLite
+            # otherwise seeks (id, event) once per id for every walked event, 200 seeks an
+            # event for 200 tags (a deep page of them: 1,010 ms at 100,000 events, 27 so).
+            # One id is one seek either way, the target index's the cheaper (63 ms to 100).
+            target = f"l.{column}" if len(ids) == 1 else q.dialect.row_by_row(f"l.{column}")
+            inner, params = q.dialect.in_(target, sorted(ids))
             q.add(
                 f"EXISTS (SELECT 1 FROM {table} l WHERE l.event_id = {q.alias}.id AND {inner})",
                 *params,
