@@ -99,3 +99,40 @@ def test_an_offset_without_a_limit_answers_the_rest(url: str) -> None:
         ]
         found, _ = cal.backend.query(ec.Event, EventFilter(offset=1, limit=None), count=False)
         assert ids[1:] == [e.id for e in found]
+
+
+def test_a_page_past_the_first_reads_its_ids_first() -> None:
+    """Past the first page, the skipped rows are found by their ids and order alone and only
+    the page's own rows are read whole (``Select.rows_sql``); the first page reads directly."""
+    first = compile_filter(SQLiteDialect(), "event", EventFilter(limit=10)).rows_sql()[0]
+    deep = compile_filter(SQLiteDialect(), "event", EventFilter(offset=30, limit=10)).rows_sql()
+    assert "listed" not in first
+    assert deep[0].startswith('SELECT e."id", ')
+    assert "FROM (SELECT e.id AS row_id, e.utc_start AS k0, e.id AS k1 FROM" in deep[0]
+    assert deep[0].endswith("WHERE e.id = listed.row_id ORDER BY listed.k0, listed.k1")
+    assert deep[1][-2:] == [10, 30]
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "postgresql"])
+@pytest.mark.parametrize("by_date", [False, True])
+def test_a_page_past_the_first_lists_what_the_whole_list_holds(url: str, by_date: bool) -> None:
+    """Every page, read by ids first, is its slice of the whole list, in order, ties of the
+    order's first term (one start, one publication time) kept in id order."""
+    if url == "postgresql":
+        database = test_database()
+        database.reset()
+        url = database.url
+    with ec.connect(url) as cal:
+        for n in range(9):
+            cal.events.create(
+                title=f"E{n}",
+                start_date=f"2031-01-0{n % 3 + 1} 10:00",
+                end_date=f"2031-01-0{n % 3 + 1} 11:00",
+            )
+        flt = EventFilter(order_by_date=by_date)
+        whole, _ = cal.backend.query(ec.Event, flt, count=False)
+        pages = [
+            cal.backend.query(ec.Event, attrs.evolve(flt, offset=o, limit=2), count=False)[0]
+            for o in range(0, 10, 2)
+        ]
+        assert [e.id for e in whole] == [e.id for page in pages for e in page]

@@ -70,6 +70,9 @@ class Select:
     params: list[Any] = attrs.field(factory=list)
     order: str = ""
     order_params: list[Any] = attrs.field(factory=list)
+    #: The terms of ``order`` when an event list sets it (its last one unique), which a deep
+    #: page's few rows are put back in order by (``rows_sql``).
+    order_keys: tuple[str, ...] = ()
     offset: int = 0
     limit: int | None = None
 
@@ -104,7 +107,25 @@ class Select:
         )
 
     def rows_sql(self) -> Fragment:
+        """The page's rows. A page past the first of an event list finds its ids first and
+        reads only its own rows: skipping the pages before it otherwise carries every row
+        skipped, whole, into a sort (SQLite when several statuses are listed, PostgreSQL
+        always): at 100,000 events, the last page of the default window took 385 ms on
+        SQLite (an editor's, every status) and 146 on PostgreSQL (anyone's); 16 and 11 so."""
         columns = select_list(self.dialect, self.kind, self.alias)
+        if not (self.offset and self.limit is not None and self.order_keys):
+            return self._page_sql(columns)
+        keys = ", ".join(f"{key} AS k{n}" for n, key in enumerate(self.order_keys))
+        ids, params = self._page_sql(f"{self.alias}.id AS row_id, {keys}")
+        table = f"{self.dialect.quote(TABLES[self.kind])} {self.alias}"
+        order = ", ".join(f"listed.k{n}" for n in range(len(self.order_keys)))
+        return (
+            f"SELECT {columns} FROM ({ids}) listed CROSS JOIN {table}"
+            f" WHERE {self.alias}.id = listed.row_id ORDER BY {order}",
+            params,
+        )
+
+    def _page_sql(self, columns: str) -> Fragment:
         sql = f"SELECT {columns} FROM {self.source} WHERE {self.condition()}"
         params = [*self.driver_params, *self.params, *self.order_params]
         if self.order:
@@ -338,7 +359,8 @@ def _event_order(q: Select, by_date: bool, _: object) -> None:
     # (Link filters come before ``order_by_date`` among the filter's fields, so a link
     # table driving the walk has set ``q.sort`` by now.)
     start, record_id = q.sort or (f"{q.alias}.utc_start", f"{q.alias}.id")
-    q.order = f"{q.alias}.published, {q.alias}.id" if by_date else f"{start}, {record_id}"
+    q.order_keys = (f"{q.alias}.published", f"{q.alias}.id") if by_date else (start, record_id)
+    q.order = ", ".join(q.order_keys)
 
 
 def _keyset(
