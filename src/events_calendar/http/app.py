@@ -86,7 +86,7 @@ def _endpoint(
     the cache keeps and signed-in writes, which take no turn, go on meanwhile. Reads of one
     record (``/events/<id>``, a by-slug route, one venue or term) take their turns apart
     from the others (``_routes``): their cost is bounded, a list's or the feed's is not, so
-    two slow lists at once (a deep page of two hundred tags takes seconds) hold up other
+    two slow lists at once (the feed's 5,000 events take about 0.4 s) hold up other
     lists, never an event's page.
     """
 
