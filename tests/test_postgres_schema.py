@@ -79,6 +79,7 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
         (8, "search_indexes_fold_as_python"),
         (9, "name_keys_hashed"),
         (10, "anything_only_when_rows_change"),
+        (11, "search_indexes_fold_accents"),
     ] == _versions(engine)
     engine.close()
 
@@ -86,11 +87,11 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
 def test_newer_schema_refuses_to_open(fresh: TestDatabase) -> None:
     """A database migrated by a newer version is refused with a clear message."""
     engine = PostgresEngine(fresh.url)
-    engine.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [11, "future"])
+    engine.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [12, "future"])
     engine.close()
     with pytest.raises(
         StorageUnavailable,
-        match=r"schema is at version 11, newer than this events-calendar knows \(version 10\)",
+        match=r"schema is at version 12, newer than this events-calendar knows \(version 11\)",
     ):
         PostgresEngine(fresh.url)
 

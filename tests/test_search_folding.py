@@ -1,7 +1,7 @@
-"""Search indexes hold text folded as ``queries.fold`` folds it (SQLite migration 0016,
-PostgreSQL migration 8), so a search finds the same events on every backend whichever path
-answers it; an older file's indexes are refilled folded, and refilled again when the Unicode
-version that folded them is not this Python's."""
+"""Search indexes hold text folded as ``queries.fold`` folds it (SQLite migrations 0016 and
+0017, PostgreSQL migrations 8 and 11), so a search finds the same events on every backend
+whichever path answers it; an older file's indexes are refilled folded, and refilled again
+when the Unicode version that folded them is not this Python's."""
 
 from __future__ import annotations
 
@@ -9,18 +9,20 @@ import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
 
+import psycopg
 import pytest
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 import events_calendar as ec
 from events_calendar.backends import sqlite as sqlite_backend
-from events_calendar.backends.postgres import PostgresBackend
+from events_calendar.backends.postgres import PostgresBackend, PostgresEngine
+from events_calendar.backends.postgres_schema import MIGRATIONS, search_text
 from events_calendar.backends.sqlite import SEARCH_BATCH, SQLiteBackend
 from events_calendar.backends.sqlite_schema import MIGRATION_SET, STEPS
-from events_calendar.queries import fold
+from events_calendar.queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS, fold
 from events_calendar.testing.contract_event_base import FOLDING_TEXTS, FOLDING_WORDS
-from events_calendar.testing.postgres import test_database
+from events_calendar.testing.postgres import TestDatabase, server_url, test_database
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 
@@ -88,7 +90,7 @@ def before_folding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_an_older_file_is_searched_as_every_backend_searches(before_folding: Path) -> None:
     """Opening a file from before migration 0016 refills its indexes folded: every search
-    finds what ``str.lower`` finds, on indexed and waiting events and on venues."""
+    finds what ``queries.fold`` finds, on indexed and waiting events and on venues."""
     backend = SQLiteBackend(before_folding)
     try:
         assert _expected() == _found(_calendar(backend))
@@ -128,8 +130,8 @@ def test_the_indexes_are_refolded_when_the_unicode_version_changes(tmp_path: Pat
 
 
 def test_postgres_folds_every_letter_as_python() -> None:
-    """The text PostgreSQL searches is folded as ``str.lower`` folds it, for every code
-    point and for a sigma at a word's end."""
+    """The text PostgreSQL searches is folded as ``queries.fold`` folds it, for every code
+    point, for a sigma at a word's end and for accents, precomposed or combining."""
     database = test_database()
     database.reset()
     backend = PostgresBackend(database.url)
@@ -140,9 +142,70 @@ def test_postgres_folds_every_letter_as_python() -> None:
             f"SELECT {column} FROM unnest(?::text[]) WITH ORDINALITY u(x, n) ORDER BY n",  # noqa: S608
             [letters],
         ).first_column()
-        assert [c.lower() for c in letters] == folded
-        text = "ΟΔΟΣ ΣΑ İSTANBUL"
+        assert [fold(c) for c in letters] == folded
         one = backend.engine.dialect.fold("CAST(? AS text)")
-        assert text.lower() == backend.engine.execute(f"SELECT {one}", [text]).scalar()
+        for text in ("ΟΔΟΣ ΣΑ İSTANBUL", "Ｃafe\u0301 Mu\u0308ller ﬁ ǅ", "AΣ\u0301 ｶﾞ 한"):
+            assert fold(text) == backend.engine.execute(f"SELECT {one}", [text]).scalar()
     finally:
         backend.close()
+
+
+@pytest.fixture
+def before_accents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A file written by the version before migration 0017 (its indexes folded by
+    ``str.lower``, accents kept), holding ``_fill``'s records."""
+    path = tmp_path / "old.db"
+    steps = [(name, step) for name, step in STEPS if name < "0017"]
+    old = Migrations(MIGRATION_SET)
+    for name, step in steps:
+        old(name=name)(step)
+    with monkeypatch.context() as patched:
+        patched.setattr(sqlite_backend, "STEPS", steps)
+        patched.setattr(sqlite_backend, "migrations", lambda: old)
+        patched.setattr(sqlite_backend, "fold", str.lower)  # the SQL function's folding
+        backend = SQLiteBackend(path)
+        _fill(_calendar(backend))
+        backend.close()
+    return path
+
+
+def test_an_indexed_accent_is_found_without_it_after_migration_0017(before_accents: Path) -> None:
+    """Opening a file whose indexes kept accents refills them folded without: ``cafe``
+    finds the indexed ``Café`` as it finds the one waiting for the index, and later edits
+    and deletes still reach the index."""
+    backend = SQLiteBackend(before_accents)
+    try:
+        cal = _calendar(backend)
+        assert _expected() == _found(cal)
+        cafes = [e for e in cal.events.iter(start_date="2027-01-01") if "Müller" in e.title]
+        for event in cafes:
+            cal.events.update(event.id, title="Kaffeehaus")
+        assert [] == [e.title for e in cal.events.iter(search="muller", start_date="2027-01-01")]
+        assert 2 == cal.events.list(search="kaffeehaus", start_date="2027-01-01").total
+    finally:
+        backend.close()
+
+
+def test_postgres_search_indexes_are_rebuilt_over_the_folded_text() -> None:
+    """Migration 11 builds the trigram indexes over the text searches now read: a database
+    migrated before it answers a search from its index, not by reading every row."""
+    database = TestDatabase(server_url(), migrate=False)
+    try:
+        PostgresEngine(database.url, migrations=MIGRATIONS[:-1]).close()
+        backend = PostgresBackend(database.url)
+        try:
+            _fill(_calendar(backend))
+            assert _expected() == _found(_calendar(backend))
+        finally:
+            backend.close()
+        searches = [("events", "events_search", EVENT_SEARCH_FIELDS)]
+        searches += [("venues", f"venues_search_{f}", (f,)) for f in LINKED_SEARCH_FIELDS["venue"]]
+        with psycopg.connect(database.url) as connection:
+            connection.execute("SET enable_seqscan = off")
+            for table, index, fields in searches:
+                plan = connection.execute(
+                    f"EXPLAIN SELECT id FROM {table} WHERE {search_text(fields)} LIKE '%cafe%'"  # noqa: S608
+                ).fetchall()
+                assert index in " ".join(row[0] for row in plan)
+    finally:
+        database.drop()

@@ -150,6 +150,7 @@ def test_opening_an_older_file_applies_the_missing_migrations(tmp_path: Path) ->
             "0014_search_indexes_merged_in_the_background",
             "0015_search_merges_take_sixteen_segments",
             "0016_search_indexes_hold_folded_text",
+            "0017_search_indexes_fold_accents",
         ] == applied
         assert ["Temple"] == [v.venue for v in cal.venues.list(search="avenue temple").items]
 

@@ -98,12 +98,15 @@ def _event_search(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
         term = term.strip("\"'" if quoted else "\"' ")
         if not term or (len(term) == 1 and term in _SKIPPED_CHARACTERS):
             continue
-        if fold(term) not in _STOPWORDS:
-            terms.append(fold(term))
+        if term.lower() not in _STOPWORDS:
+            terms.append(term)
     if not terms or len(terms) > MAX_SEARCH_WORDS:
-        terms = [fold(text.strip())]
-    wanted = [t for t in terms if not t.startswith("-")]
-    excluded = [t[1:] for t in terms if t.startswith("-")]
+        terms = [text.strip()]
+    # Read as written, then folded (``queries.fold``): a stopword is one lower-cased, as
+    # WordPress compares them (``thé`` is no ``the``), and only a dash as typed excludes
+    # (folding turns a fullwidth or small hyphen-minus into one).
+    wanted = [fold(t) for t in terms if not t.startswith("-")]
+    excluded = [fold(t[1:]) for t in terms if t.startswith("-")]
     return tuple(dict.fromkeys(wanted)), tuple(dict.fromkeys(excluded))
 
 

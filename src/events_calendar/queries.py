@@ -8,6 +8,8 @@ of every parameter is decided once, in the core, and no backend can reinterpret 
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import (
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     from .records import Category, Event, Organizer, Tag, Venue
 
 __all__ = [
+    "ACCENT_MARKS",
     "EventFilter",
     "EventQuery",
     "LinkedFilter",
@@ -39,13 +42,40 @@ __all__ = [
 ]
 
 
-def fold(text: str) -> str:
-    """How text is compared case-insensitively in searches and name order.
+#: The blocks of combining diacritical marks a search ignores (accents: acute, grave,
+#: circumflex, tilde, diaeresis, ring, cedilla, caron, ogonek, dot above and the like):
+#: Combining Diacritical Marks, its Extended and Supplement blocks, those for symbols, and
+#: the half marks. Blocks rather than a Unicode property, so that the rule is one explicit
+#: list that PostgreSQL's regular expressions spell as they are (``postgres_schema.fold``)
+#: and that a newer Unicode never widens. The marks of other scripts (Hebrew points, Arabic
+#: vowels, kana voicing, Indic vowel signs) are letters a reader tells apart and are kept.
+ACCENT_MARKS: tuple[tuple[int, int], ...] = (
+    (0x0300, 0x036F),
+    (0x1AB0, 0x1AFF),
+    (0x1DC0, 0x1DFF),
+    (0x20D0, 0x20FF),
+    (0xFE20, 0xFE2F),
+)
+_ACCENT = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ACCENT_MARKS) + "]")
 
-    ``str.lower`` rather than ``casefold``: it is what SQLite's FTS5 and our SQL function
-    agree on, so every backend folds text the same way.
+
+def fold(text: str) -> str:
+    """How text is compared in searches and name order: without case and accents, as the
+    reference's MySQL collation (``utf8mb4_unicode_ci``) compares it, so ``cafe`` finds
+    ``Café`` and ``muller`` finds ``Müller``.
+
+    Four steps, each one PostgreSQL spells exactly (``postgres_schema.fold``): compatibility
+    decomposition (NFKD: ``é`` is ``e`` and an accent, ``ﬁ`` is ``fi``, a fullwidth ``Ａ``
+    is ``A``), the ``ACCENT_MARKS`` dropped, the rest composed again (NFC: Hangul syllables
+    and voiced kana are whole letters again, so a part of one finds nothing), then
+    ``str.lower``. Lowering comes last so that it reads no accents: the dotted capital ``İ``
+    has already lost its dot and lowers to ``i``. ``str.lower`` rather than ``casefold``:
+    ICU's lowercase mapping is the same letter for letter, and ``ß`` stays ``ß``.
     """
-    return text.lower()
+    if text.isascii():  # every step but the last leaves ASCII as it is
+        return text.lower()
+    bare = _ACCENT.sub("", unicodedata.normalize("NFKD", text))
+    return (bare if bare.isascii() else unicodedata.normalize("NFC", bare)).lower()
 
 
 #: Where an event search looks: every word must occur in one of these.
@@ -153,9 +183,10 @@ class EventFilter:
     end_after: datetime | None = None  # end > end_after
     end_before: datetime | None = None  # end < end_before
     statuses: frozenset[Status] = frozenset({Status.PUBLISH})
-    #: Lower-cased words; each must occur in the title, excerpt or description.
+    #: Words folded by ``fold`` (no case, no accents); each must occur in the title, excerpt
+    #: or description.
     search: tuple[str, ...] = ()
-    #: Lower-cased words none of which may occur there (WordPress's ``-word`` in a search).
+    #: Folded words none of which may occur there (WordPress's ``-word`` in a search).
     search_excluded: tuple[str, ...] = ()
     category_ids: frozenset[int] | None = None
     tag_ids: frozenset[int] | None = None
@@ -248,7 +279,7 @@ class LinkedFilter:
     """A normalised venue/organizer query; results are newest first (publication date, id)."""
 
     statuses: frozenset[Status] = frozenset({Status.PUBLISH})
-    #: Lower-cased words; one field of the record must contain all of them.
+    #: Folded words (``fold``); one field of the record must contain all of them.
     search: tuple[str, ...] = ()
     event_id: int | None = None
     #: True: linked to an event with one of ``has_events_statuses``, or one of
@@ -307,7 +338,7 @@ class LinkedFilter:
 class TermFilter:
     """A normalised category/tag query."""
 
-    search: str | None = None  # case-insensitive substring of name or slug
+    search: str | None = None  # a substring of name or slug, both folded (``fold``)
     include: frozenset[int] | None = None
     exclude: frozenset[int] = frozenset()
     orderby: TermOrder = "name"

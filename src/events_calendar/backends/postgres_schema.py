@@ -19,7 +19,7 @@ from collections.abc import Callable
 import attrs
 
 from ..changes import ANYTHING, KEPT
-from ..queries import EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
+from ..queries import ACCENT_MARKS, EVENT_SEARCH_FIELDS, LINKED_SEARCH_FIELDS
 from ..records import Kind
 from ..statuses import COUNTED_STATUSES
 from ..storage import new_calendar_identity
@@ -40,6 +40,7 @@ __all__ = [
     "BULK_LOAD_SETTING",
     "DATA_TABLES",
     "FOLDING",
+    "FOLD_FUNCTION",
     "MIGRATIONS",
     "Migration",
     "fold",
@@ -63,17 +64,60 @@ class Migration:
 #: the database's own (libc's, one letter at a time) differs on both.
 FOLDING = '"und-x-icu"'
 
+#: ``queries.ACCENT_MARKS`` as a bracket expression of PostgreSQL's regular expressions
+#: (``\uXXXX`` is the code point, whatever the client's encoding).
+_ACCENTS = "[" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in ACCENT_MARKS) + "]"
+
+
+#: The SQL function folding text as ``queries.fold`` does (migration 11).
+FOLD_FUNCTION = "search_fold"
+
 
 def fold(expr: str) -> str:
-    """SQL for ``expr`` folded as ``queries.fold`` folds Python text."""
-    return f"lower(({expr}) COLLATE {FOLDING})"
+    """SQL for ``expr`` folded as ``queries.fold`` folds Python text (``FOLD_FUNCTION``)."""
+    return f"{FOLD_FUNCTION}({expr})"
+
+
+def _fold_function() -> str:
+    """``FOLD_FUNCTION``: ``queries.fold`` step for step. NFKD, the accent marks dropped,
+    NFC, ICU's ``lower()``: PostgreSQL's ``normalize`` and ICU read the same Unicode tables
+    as Python's ``unicodedata`` and ``str.lower`` (the tests check every code point against
+    Python), so the trigram indexes hold the very text the other backends compare.
+
+    A function rather than an expression written out, so that each step's result is kept:
+    ``normalize`` costs ten times what the rest does, on every row a search reads without
+    its index or rechecks after it, and text that is ASCII (as many bytes as characters),
+    before or after its accents are dropped, needs no more of it (``queries.fold`` skips
+    the same steps). Immutable, as ``lower()`` under an ICU collation is: an index may call
+    it."""
+    ascii_ = "octet_length({0}) = char_length({0})"
+    return f"""CREATE FUNCTION {FOLD_FUNCTION}(text_ text) RETURNS text
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+        DECLARE
+          bare text;
+        BEGIN
+          IF {ascii_.format("text_")} THEN
+            RETURN lower(text_ COLLATE {FOLDING});
+          END IF;
+          bare := regexp_replace(normalize(text_, NFKD), '{_ACCENTS}', '', 'g');
+          IF {ascii_.format("bare")} THEN
+            RETURN lower(bare COLLATE {FOLDING});
+          END IF;
+          RETURN lower(normalize(bare, NFC) COLLATE {FOLDING});
+        END $$"""
 
 
 def search_text(fields: tuple[str, ...] | list[str], alias: str = "") -> str:
-    """The text a search reads: ``fields`` joined by newlines, case-folded. The trigram index
+    """The text a search reads: ``fields`` joined by newlines, folded. The trigram index
     and the dialect's search clause both spell it with this function, so they match."""
     prefix = f"{alias}." if alias else ""
     return fold(" || chr(10) || ".join(f'{prefix}"{f}"' for f in fields))
+
+
+def _lowered_as_python(fields: tuple[str, ...] | list[str]) -> str:
+    """The text the search indexes of migration 8 read: lowered by ICU, accents kept."""
+    joined = " || chr(10) || ".join(f'"{f}"' for f in fields)
+    return f"lower(({joined}) COLLATE {FOLDING})"
 
 
 def _lowered(fields: tuple[str, ...] | list[str]) -> str:
@@ -523,22 +567,41 @@ def _calendar_identity() -> list[str]:
     ]
 
 
-def _search_indexes_fold_as_python() -> list[str]:
-    """The search indexes read text folded by ICU (``FOLDING``), as the searches now compare
-    it: the database's ``lower()`` left a search for ``İstanbul`` or a word-final ``Σ``
-    finding other events than on memory or SQLite."""
+def _search_indexes() -> list[tuple[str, str, tuple[str, ...]]]:
+    """Each trigram search index: its name, its table and the fields its text joins."""
     indexes = [("events_search", "events", EVENT_SEARCH_FIELDS)]
     for kind in ("venue", "organizer"):
         table = TABLES[kind]
         indexes += [(f"{table}_search_{f}", table, (f,)) for f in LINKED_SEARCH_FIELDS[kind]]
+    return indexes
+
+
+def _rebuilt_search_indexes(text: Callable[[tuple[str, ...]], str]) -> list[str]:
+    """Every search index dropped and built again over ``text`` of its fields."""
     return [
         statement
-        for name, table, fields in indexes
+        for name, table, fields in _search_indexes()
         for statement in (
             f'DROP INDEX "{name}"',
-            f'CREATE INDEX "{name}" ON "{table}" USING gin ({search_text(fields)} gin_trgm_ops)',
+            f'CREATE INDEX "{name}" ON "{table}" USING gin ({text(fields)} gin_trgm_ops)',
         )
     ]
+
+
+def _search_indexes_fold_as_python() -> list[str]:
+    """The search indexes read text folded by ICU (``FOLDING``), as the searches now compare
+    it: the database's ``lower()`` left a search for ``İstanbul`` or a word-final ``Σ``
+    finding other events than on memory or SQLite."""
+    return _rebuilt_search_indexes(_lowered_as_python)
+
+
+def _search_indexes_fold_accents() -> list[str]:
+    """The search indexes read text folded without accents (``search_text``, as
+    ``queries.fold`` folds it): searches now ignore accents as the reference's MySQL
+    collation does, and an index over the text of migration 8 (accents kept) matches no
+    search the dialect writes, so every search would read every row. The folding is
+    ``FOLD_FUNCTION``, made here."""
+    return [_fold_function(), *_rebuilt_search_indexes(search_text)]
 
 
 def _name_keys_hashed() -> list[str]:
@@ -597,4 +660,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "search_indexes_fold_as_python", _search_indexes_fold_as_python),
     Migration(9, "name_keys_hashed", _name_keys_hashed),
     Migration(10, "anything_only_when_rows_change", _anything_only_when_rows_change),
+    Migration(11, "search_indexes_fold_accents", _search_indexes_fold_accents),
 )

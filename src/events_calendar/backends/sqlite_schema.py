@@ -706,7 +706,8 @@ _SEARCHED: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("events", EVENT_SEARCH_FIELDS),
     *((TABLES[kind], LINKED_SEARCH_FIELDS[kind]) for kind in ("venue", "organizer")),
 )
-#: The table recording which Unicode version folded the indexed text (migration 0016).
+#: The table recording which Unicode version folded the indexed text (migration 0016; ``''``
+#: when no text was folded by the current ``queries.fold``, migration 0017).
 FOLDED_BY = "search_fold"
 
 
@@ -822,10 +823,22 @@ def _search_indexes_hold_folded_text(db: Database) -> None:
     refold_search_indexes(db.execute)
 
 
+@_migration("0017_search_indexes_fold_accents")
+def _search_indexes_fold_accents(db: Database) -> None:
+    """The search indexes hold text folded without accents, as ``queries.fold`` now folds
+    it (the reference's MySQL collation ignores them): the text folded before keeps them, so
+    an indexed ``Café`` was not found by ``cafe`` while one waiting for the index was. Marked
+    as folded by no Unicode version, the indexes are filled afresh: FTS5 must be given the
+    very text it indexed to delete a row, and ``delete-all`` needs none of it."""
+    db.execute(f"UPDATE {FOLDED_BY} SET unicode = ''")
+    refold_search_indexes(db.execute)
+
+
 def refold_search_indexes(execute: Callable[..., sqlite3.Cursor]) -> bool:
     """Fill the search indexes afresh if the text in them was folded by another Unicode
-    version than this Python's (``str.lower`` maps letters a newer Unicode added); whether
-    they were. ``execute(sql, params)`` runs a statement in the caller's transaction."""
+    version than this Python's (``queries.fold`` decomposes and lowers the letters a newer
+    Unicode added), or by an older ``fold`` (migration 0017 marks it so); whether they were.
+    ``execute(sql, params)`` runs a statement in the caller's transaction."""
     version = unicodedata.unidata_version
     folded_by = execute(f"SELECT unicode FROM {FOLDED_BY}").fetchone()[0]
     if folded_by == version:

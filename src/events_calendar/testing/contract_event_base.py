@@ -27,10 +27,11 @@ __all__ = [
 #: The recordings' "2031-2032" window (the default window ends in 2028).
 RANGE: dict[str, Any] = {"start_date": "2031-01-01", "end_date": "2032-12-31"}
 
-#: Text whose letters fold unlike ASCII's (``str.lower`` against older or simpler tables: the
-#: dotted capital I lowers to two characters, a capital sigma to ``ς`` at a word's end, the
-#: Cherokee capitals and Greek symbol letters are folded by some tables and not others), and
-#: searches for them written every way.
+#: Text whose letters fold unlike ASCII's (``queries.fold`` against older or simpler tables:
+#: the dotted capital I loses its dot, a capital sigma lowers to ``ς`` at a word's end, the
+#: Cherokee capitals and Greek symbol letters are folded by some tables and not others,
+#: accents are dropped, whether written precomposed or as combining marks, and a ligature is
+#: its letters), and searches for them written every way.
 FOLDING_TEXTS: tuple[str, ...] = (
     "İstanbul nights",
     "ΟΔΟΣ party",
@@ -38,6 +39,9 @@ FOLDING_TEXTS: tuple[str, ...] = (
     "ᏣᎳᎩ stories",
     "ϐeta jazz",
     "Straße fest",
+    "Café Müller",
+    "Cafe\u0301 de\u0301cor",
+    "ﬁesta Ｎoël",
 )
 FOLDING_WORDS: tuple[str, ...] = (
     "istanbul",
@@ -52,6 +56,14 @@ FOLDING_WORDS: tuple[str, ...] = (
     "βeta",
     "straße",
     "strasse",
+    "cafe",
+    "CAFÉ",
+    "muller",
+    "Mu\u0308ller",
+    "décor",
+    "fiesta",
+    "noel",
+    "ＮＯＥＬ",
 )
 
 CalendarWith = Callable[[ec.Settings], ec.Calendar]

@@ -55,7 +55,8 @@ class Dialect(ABC):
 
     @abstractmethod
     def fold(self, expr: str) -> str:
-        """SQL for ``expr`` case-folded exactly as ``queries.fold`` folds Python text."""
+        """SQL for ``expr`` folded (no case, no accents) exactly as ``queries.fold`` folds
+        Python text: an index over it must hold the very text every backend compares."""
 
     @abstractmethod
     def in_(self, expr: str, values: Collection[Any]) -> Fragment:
@@ -63,7 +64,7 @@ class Dialect(ABC):
 
     @abstractmethod
     def contains(self, expr: str, word: str) -> Fragment:
-        """The case-folded text of ``expr`` contains ``word`` (already folded)."""
+        """The folded text of ``expr`` contains ``word`` (already folded)."""
 
     def scan(
         self, table: str, alias: str, fields: Sequence[str], words: Sequence[str], *, together: bool
