@@ -42,6 +42,18 @@ def test_writes_and_single_records_are_served_there_too(site: Site) -> None:
     assert ("Town Hall", 200) == (again.json()["venue"], again.status_code)
 
 
+@pytest.mark.parametrize("name", ["rest%5Froute", "rest%5froute", "rest_route"])
+def test_the_argument_name_may_be_percent_encoded(site: Site, name: str) -> None:
+    """PHP decodes argument names as it decodes values (``$_GET``), so WordPress reads
+    ``rest%5Froute`` as ``rest_route``."""
+    site.event(title="Gala")
+    response = site.raw("GET", f"/?{name}=%2Ftribe%2Fevents%2Fv1%2Fevents")
+    assert (200, ["Gala"]) == (
+        response.status_code,
+        [e["title"] for e in response.json()["events"]],
+    )
+
+
 def test_an_unknown_route_there_is_the_reference_404(site: Site) -> None:
     response = site.raw("GET", "/?rest_route=/tribe/events/v1/nothing")
     assert 404 == response.status_code

@@ -46,7 +46,8 @@ class RestRoute:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         query: bytes = scope.get("query_string", b"")
-        if scope["type"] == "http" and scope["path"] in _SITE_ROOTS and b"rest_route" in query:
+        if scope["type"] == "http" and scope["path"] in _SITE_ROOTS and b"route" in query:
+            # ``route``, not ``rest_route``: PHP decodes names too, so ``rest%5Froute`` is it
             route, rest = _split(query)
             if route is not None:
                 path = self.base_path + "/" + route.lstrip("/")
