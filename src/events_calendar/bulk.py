@@ -104,6 +104,7 @@ class _Load:
         self.lookup = self.ctx.remembering()
         self.reader = RowReader(Event, self.lookup, creating=True)
         self.ids: list[int] = []
+        self.written: set[int] = set()  # ``ids`` as a set, asked of each row moved
         self.next_number: dict[str, int] = {}  # slug suffixes already tried, across batches
 
     def batches(self, rows: Iterable[Mapping[str, Any]]) -> Iterator[_Rows]:
@@ -167,23 +168,31 @@ class _Load:
             for clean, record_id in zip(chunk, record_ids, strict=True)
         ]
         # A trashed event holding the slug a live row asks for gives it up, as in ``create``.
-        live = {
-            base
-            for base, clean in zip(bases, chunk, strict=True)
-            if events._status(clean.get("status")) != Status.TRASH
-        }
-        free_from_trash(backend, "event", live)
-        slugs = allocate_slugs(
-            bases,
+        trashed = [events._status(clean.get("status")) == Status.TRASH for clean in chunk]
+        live = {base for base, trash in zip(bases, trashed, strict=True) if not trash}
+        # Only posts stored before the load move: rewriting one of its own rows would fire
+        # update triggers on a row whose inserts the load defers (SQLite's search index, see
+        # ``bulk_load``), and corrupt that index.
+        for slug in free_from_trash(backend, "event", live, spare=self.written):
+            self.next_number.pop(slug, None)  # free again: tried from the start once more
+        # Rows not in the trash choose first: a row created in the trash never makes a live
+        # one of its batch take a number, as a stored trashed post does not (``create``).
+        order = sorted(range(len(chunk)), key=trashed.__getitem__)
+        chosen = allocate_slugs(
+            [bases[i] for i in order],
             lambda candidates: backend.taken_slugs("event", candidates),
             self.next_number,
         )
+        slugs = [""] * len(chunk)
+        for position, slug in zip(order, chosen, strict=True):
+            slugs[position] = slug
         batch = [
             events._build(clean, slug=slug, record_id=record_id)
             for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
         ]
         backend.insert(batch)
         self.ids.extend(record_ids)
+        self.written.update(record_ids)
 
 
 def _with_term_ids(events: EventCollection, rows: _Rows) -> _Rows:

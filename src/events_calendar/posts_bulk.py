@@ -324,17 +324,20 @@ def free_from_trash(
     *,
     claimed: set[str] | None = None,
     spare: Collection[int] = (),
-) -> None:
+) -> set[str]:
     """(c) Move every trashed post of ``kind`` holding one of ``slugs`` (a post created in
     the trash, or a backup's) to its trash slug, as it would have had it was trashed here,
     so that a post not in the trash can take the slug; those in ``spare`` stay. Written at
     once, in the caller's transaction; the slug given up stays the moved post's former slug,
-    which it asks back on leaving the trash."""
+    which it asks back on leaving the trash. Returns the slugs given up."""
     held = backend.taken_slugs(kind, slugs) if slugs else {}
     ids = sorted(i for i in held.values() if i not in spare)
+    freed: set[str] = set()
     if not ids:
-        return
+        return freed
     for record_id, record in sorted(backend.get_many(RECORD_CLASSES[kind], ids).items()):
         if isinstance(record, Post) and record.status == Status.TRASH:
             slug = enter_trash(backend, kind, record_id, record.slug, claimed=claimed)
             backend.replace(attrs.evolve(record, slug=slug))
+            freed.add(record.slug)
+    return freed

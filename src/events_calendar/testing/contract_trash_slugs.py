@@ -174,3 +174,10 @@ class TrashSlugContract(ContractBase):
             slug_of(cal, "event", held.id),
             slug_of(cal, "event", kept),
         )
+
+    def test_bulk_create_gives_live_rows_first_pick(self, cal: ec.Calendar) -> None:
+        """A row created in the trash never makes a live row of the same batch take a
+        number: the live rows choose first (across batches, ``tests/test_bulk_slugs.py``)."""
+        row = {"title": "Gala", "start_date": "2031-01-01", "end_date": "2031-01-01"}
+        trash, live = cal.events.bulk_create([{**row, "status": "trash"}, row])
+        assert ("gala-2", "gala") == (slug_of(cal, "event", trash), slug_of(cal, "event", live))
