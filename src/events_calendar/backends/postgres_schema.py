@@ -89,9 +89,10 @@ def _fold_function() -> str:
     its index or rechecks after it, and text that is ASCII (as many bytes as characters),
     before or after its accents are dropped, needs no more of it (``queries.fold`` skips
     the same steps). Immutable, as ``lower()`` under an ICU collation is: an index may call
-    it."""
+    it. ``OR REPLACE``, so that the migration applies again over a database whose migration
+    record was taken back by hand with the function left in place."""
     ascii_ = "octet_length({0}) = char_length({0})"
-    return f"""CREATE FUNCTION {FOLD_FUNCTION}(text_ text) RETURNS text
+    return f"""CREATE OR REPLACE FUNCTION {FOLD_FUNCTION}(text_ text) RETURNS text
         LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
         DECLARE
           bare text;
