@@ -361,7 +361,14 @@ class SQLiteEngine(Engine):
                 isolation_level=None,
                 timeout=BUSY_TIMEOUT_SECONDS,
             )
-        try:  # the first statements read the file: one that is no database is refused here
+        return self._set_up_or_close(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes)
+
+    def _set_up_or_close(
+        self, connection: sqlite3.Connection, *, cache_kib: int, mmap_bytes: int
+    ) -> sqlite3.Connection:
+        """``connection`` set up (``_set_up``), or closed if that fails: its first
+        statements read the file, so one that is no database is refused here."""
+        try:
             with translating(_ERRORS, self._name):
                 self._set_up(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes)
         except BaseException:
@@ -388,13 +395,7 @@ class SQLiteEngine(Engine):
                     raise
                 connection = self._open_read_only(self.path, immutable=True)
                 self._immutable = True
-        try:
-            with translating(_ERRORS, self._name):
-                self._set_up(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes)
-        except BaseException:
-            connection.close()
-            raise
-        return connection
+        return self._set_up_or_close(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes)
 
     @staticmethod
     def _open_read_only(path: Path, *, immutable: bool) -> sqlite3.Connection:
