@@ -262,3 +262,44 @@ def test_an_editor_key_still_matches_anothers_private_record(cal: ec.Calendar) -
     cal.users.create("ed", role="editor")
     report = cal.as_user("ed").events.from_dataframe(_board_row(), key="description")
     assert [("unchanged", board.id)] == [(r.outcome, r.id) for r in report.rows]
+
+
+# -- a key column of the caller's own ----------------------------------------------------------
+
+
+def test_a_column_of_your_own_is_a_stored_key(cal: ec.Calendar) -> None:
+    """``key="ref"``, a column no record has: its values are kept with the records the
+    frame creates, so the frame read again is unchanged and a renamed row updates the
+    event it made (issue 10: ``key=None|"id"|"slug"|column``)."""
+    frame = _rows(["Talk", "Walk"]).assign(ref=["A-1", 2.0])  # a whole float is the int
+    first = cal.events.from_dataframe(frame, key="ref")
+    assert ["created", "created"] == [r.outcome for r in first.rows]
+    again = cal.events.from_dataframe(frame.assign(ref=["A-1", 2]), key="ref")
+    assert [("unchanged", r.id) for r in first.rows] == [(r.outcome, r.id) for r in again.rows]
+    renamed = frame.assign(title=["Talk", "Night walk"])
+    report = cal.events.from_dataframe(renamed, key="ref", on_conflict="update")
+    assert ["unchanged", "updated"] == [r.outcome for r in report.rows]
+    assert "Night walk" == cal.events.get(first.rows[1].id).title
+    assert 2 == cal.events.list(**ALL_DATES).total
+
+
+def test_an_own_key_finds_what_a_csv_import_stored(cal: ec.Calendar, tmp_path: Path) -> None:
+    """A CSV imported with ``key="ID"`` and a frame keyed on its ``ID`` column name the
+    same events."""
+    path = tmp_path / "season.csv"
+    path.write_text(
+        "ID,Event Name,Event Start Date,Event Start Time,Event End Date,Event End Time\n"
+        "7,Gala,2031-05-01,18:00,2031-05-01,19:00\n"
+    )
+    assert 1 == cal.import_file(path, key="ID").created
+    frame = _rows(["Gala (moved)"]).assign(ID=[7])
+    report = cal.events.from_dataframe(frame, key="ID", on_conflict="update")
+    assert ["updated"] == [r.outcome for r in report.rows]
+    assert ["Gala (moved)"] == [e.title for e in cal.events.list(**ALL_DATES).items]
+
+
+def test_a_field_that_names_no_record_is_still_no_key(cal: ec.Calendar) -> None:
+    """A field of the record that is no key column (``start_date``) is refused as a key:
+    only columns no record has are the caller's own."""
+    with pytest.raises(ec.errors.InvalidParameter, match="a column of your own"):
+        cal.events.from_dataframe(_rows(["Talk"]), key="start_date")

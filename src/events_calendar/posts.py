@@ -335,7 +335,9 @@ class PostCollection(Generic[P]):
 
         ``key`` says which rows are records already: ``None`` (every row is new), or a column
         naming one record: ``"id"``, ``"slug"`` or a text field (``dataframe.key_columns``:
-        ``"title"``, ``"website"`` ... for events). A key value several records hold is
+        ``"title"``, ``"website"`` ... for events), or a column of the caller's own, no field
+        of the record, whose values are stored with the records made (``dataframe.own_key``,
+        as an import's ``key=`` column is). A key value several records hold is
         refused before any write. A row whose key matches is skipped or updated, per
         ``on_conflict``; a row that already holds its values is ``unchanged``. Each row is
         written whole or not at all, in one transaction for the frame; a row that fails is

@@ -37,7 +37,7 @@ from ..errors import InvalidParameter
 from ..statuses import Status
 from .csv_cells import unguard
 from .csv_columns import COLUMNS, Layout, layout, named, normalize
-from .keys import title_start_key
+from .keys import column_key, title_start_key
 from .rows import (
     IMPORT_STATUSES,
     MAX_CELL,
@@ -283,8 +283,8 @@ def _column_keys(column: str, kind: ImportKind, value: str) -> tuple[str, tuple[
     records. Earlier versions stored the name as typed (``csv:ID:7``): that form is the
     former key, so a file imported before is still found when imported with that spelling.
     """
-    current = f"csv:{normalize(column, kind)}:{value}"
-    typed = f"csv:{column}:{value}"
+    current = column_key(normalize(column, kind), value)
+    typed = column_key(column, value)
     return current, (typed,) if typed != current else ()
 
 

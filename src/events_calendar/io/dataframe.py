@@ -36,12 +36,15 @@ from ..progress import ProgressArg, tracking
 from ..records import Event, Input, Record, input_fields
 from ..statuses import Status
 from ..validation import read_id, read_input
+from .csv_columns import normalize
+from .keys import MAX_KEY_LENGTH, column_key
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ..events import EventCollection
     from ..posts import PostCollection
+    from .rows import ImportKind
 
 __all__ = [
     "DataFrameReport",
@@ -409,6 +412,14 @@ def key_columns(cls: type[Record]) -> tuple[str, ...]:
     return ("id", "slug", *texts)
 
 
+def own_key(cls: type[Record], column: str) -> bool:
+    """Whether ``column`` is a key column of the caller's own (an id from another system):
+    no column a frame of ``cls`` is read from (its fields, the columns ``to_dataframe``
+    writes), so it is matched through stored import keys, not through the records."""
+    known = {*input_fields(cls), *_READ_ONLY, *_NOT_EXPORTED}
+    return column not in known and not (cls is Event and column in EVENT_COLUMNS)
+
+
 class _Keyed:
     """How the rows of one frame find the records they stand for (``from_dataframe``'s key).
 
@@ -429,13 +440,18 @@ class _Keyed:
 
     def __init__(self, collection: PostCollection[Any], key: str, frame: pd.DataFrame) -> None:
         self.collection, self.key = collection, key
+        #: Whether the key is a column of the caller's own, whose values are stored as
+        #: import keys (``own_key``) rather than read from the records.
+        self.own = own_key(collection._cls, key)
         self.values: list[Any] = []
         self.ids: dict[Any, list[int]] = {}
         if key == "id":
             return
-        self.values = [self._read(cell) for cell in frame[key]]
+        read = self._own_value if self.own else self._read
+        self.values = [read(cell) for cell in frame[key]]
         wanted = {value for value in self.values if value is not _MISSING}
-        self.ids = self._lookup(wanted) if wanted else {}
+        lookup = self._lookup_own if self.own else self._lookup
+        self.ids = lookup(wanted) if wanted else {}
         kind = collection.kind
         ambiguous = {
             f"rows[{label}].{key}": f"{len(ids)} {kind}s have this {key} "
@@ -460,6 +476,33 @@ class _Keyed:
         except CalendarError:
             return _MISSING
         return clean[self.key] if clean[self.key] else _MISSING
+
+    def _own_value(self, cell: Any) -> Any:
+        """The stored key a cell of the caller's own column gives (``keys.column_key``, as a
+        CSV import's ``--key`` column stores it: a frame holding such a file's ``ID`` column
+        finds its records); ``_MISSING`` when the cell is empty. A whole float is read as
+        the integer it is (an id column with gaps is floats in pandas); a key over
+        ``MAX_KEY_LENGTH`` is refused with the row (``existing``)."""
+        value = _cell(cell)
+        if value is _MISSING:
+            return _MISSING
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        text = str(value).strip()
+        column = normalize(self.key, cast("ImportKind", self.collection.kind))  # a post kind
+        return column_key(column, text) if text else _MISSING
+
+    def _lookup_own(self, keys: set[Any]) -> dict[Any, list[int]]:
+        """The live record each stored key names, if the caller may read it."""
+        collection = self.collection
+        backend, cls, kind = collection._ctx.backend, collection._cls, collection.kind
+        found = backend.find_import_keys(kind, keys)
+        records = backend.get_many(cls, set(found.values()))
+        return {
+            key: [i]
+            for key, i in found.items()
+            if i in records and records[i].status != Status.TRASH and self._readable(records[i])
+        }
 
     def _lookup(self, values: set[Any]) -> dict[Any, list[int]]:
         """The ids of the live records holding each value, oldest first."""
@@ -497,7 +540,12 @@ class _Keyed:
         collection = self.collection
         backend, cls = collection._ctx.backend, collection._cls
         if self.key != "id":
-            ids = self.ids.get(self.values[position], [])
+            value = self.values[position]
+            if self.own and value is not _MISSING and len(value) > MAX_KEY_LENGTH:
+                raise InvalidParameter.one(  # as an import refuses such a key column's row
+                    self.key, f"send a shorter key: at most {MAX_KEY_LENGTH} characters are kept"
+                )
+            ids = self.ids.get(value, [])
             return backend.get_many(cls, ids[:1]).get(ids[0]) if ids else None
         value = _cell(row.get("id", _MISSING))
         if value is _MISSING:
@@ -517,9 +565,16 @@ class _Keyed:
         return found
 
     def created(self, position: int, record_id: int) -> None:
-        """The row at ``position`` created ``record_id``: later rows with its key match it."""
-        if self.key != "id" and self.values[position] is not _MISSING:
-            self.ids.setdefault(self.values[position], []).append(record_id)
+        """The row at ``position`` created ``record_id``: later rows with its key match it,
+        and so does a later frame, when the key is the caller's own (stored with it)."""
+        value = self.values[position] if self.key != "id" else _MISSING
+        if value is _MISSING:
+            return
+        self.ids.setdefault(value, []).append(record_id)
+        if self.own:
+            self.collection._ctx.backend.set_import_keys(
+                self.collection.kind, {str(value): record_id}
+            )
 
 
 def from_dataframe(
@@ -538,9 +593,11 @@ def from_dataframe(
     key = cast(Key, plain(key))  # numpy text as text; NaN is no key, as None
     on_conflict = cast(Literal["skip", "update"], plain(on_conflict))
     usable = key_columns(collection._cls)
-    if key is not None and key not in usable:
+    if key is not None and key not in usable and not own_key(collection._cls, key):
         raise InvalidParameter.one(
-            "key", f"send None or a column that names one {collection.kind}: {', '.join(usable)}"
+            "key",
+            f"send None, a column that names one {collection.kind} ({', '.join(usable)}), "
+            "or a column of your own (an id from another system)",
         )
     if key is not None and key not in frame.columns:
         raise InvalidParameter.one("key", f"the frame has no {key!r} column to match rows on")
@@ -553,6 +610,8 @@ def from_dataframe(
         keyed = _Keyed(collection, key, frame) if key is not None else None
         for position, (label, series) in enumerate(frame.iterrows()):
             row = series.to_dict()
+            if keyed is not None and keyed.own:
+                del row[key]  # the caller's own column: no field of the record
             try:
                 with backend.transaction():  # one row: written whole or not at all
                     done = _one_row(collection, label, row, keyed, position, on_conflict)

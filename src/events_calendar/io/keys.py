@@ -43,6 +43,7 @@ __all__ = [
     "MAX_KEY_LENGTH",
     "OWN_UID",
     "KeyConflict",
+    "column_key",
     "find_records",
     "is_derived",
     "is_stored",
@@ -80,6 +81,14 @@ def own_event(key: str, calendar: str) -> int | None:
     """The id of the event a ``uid:`` key names when its UID is one ``calendar`` wrote."""
     own = _OWN.fullmatch(key)
     return int(own.group(1)) if own and own.group(2) == calendar else None
+
+
+def column_key(column: str, value: str) -> str:
+    """The stored key of a key column's ``value`` (``--key`` of a CSV import, a column of the
+    caller's own in ``from_dataframe``): one form for both, with the column named as CSV
+    headers are matched (``csv_columns.normalize``), so that a frame with the ``ID`` column
+    of a CSV file imported with ``--key ID`` finds its records."""
+    return f"csv:{column}:{value}"
 
 
 def title_start_key(title: str, start: str) -> str:
