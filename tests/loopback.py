@@ -1,10 +1,12 @@
 """An ASGI app served by uvicorn in a background thread on a free loopback port: for the tests
-that need a real socket (the golden replay, schemathesis, the HTTP protocol)."""
+that need a real socket (the golden replay, schemathesis, the HTTP protocol); and the end of
+an ``events-calendar serve`` process a test started (``stop``)."""
 
 from __future__ import annotations
 
 import contextlib
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -36,3 +38,14 @@ def serving(app: Any, **config: Any) -> Iterator[int]:
         server.should_exit = True
         thread.join(timeout=10)
         listener.close()
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """End a server process a test started: asked to stop, then killed if it has not in
+    10 s (a worker lingering on a refused upload takes up to 2 s more)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)

@@ -25,7 +25,7 @@ import events_calendar as ec
 from events_calendar.http import create_app
 from events_calendar.http.limits import HttpLimits
 from events_calendar.http.protocol import LINGER_TIME, SingleWriteProtocol
-from loopback import serving
+from loopback import serving, stop
 from test_serve_smoke import STARTUP_SECONDS, console_script, free_port
 
 API = "/wp-json/tribe/events/v1"
@@ -61,12 +61,7 @@ def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
             _wait_for(proc, chosen, log_path)
             yield chosen
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+            stop(proc)
 
 
 def _wait_for(proc: subprocess.Popen[bytes], port: int, log: Path) -> None:

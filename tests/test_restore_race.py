@@ -94,20 +94,22 @@ def _held_at_first_transaction(cal: ec.Calendar, door: threading.Barrier) -> Non
     backend.transaction = transaction  # type: ignore[method-assign]
 
 
-def test_two_restores_at_once_restore_once(target_url: str, tmp_path: Path) -> None:
-    path = _backup(tmp_path)
+def _refused_once(target_url: str, work: Callable[[ec.Calendar], object]) -> Conflict:
+    """``work`` run on ``target_url`` from two threads at once, each on its own connection and
+    held at the door of its first write transaction until both reach it: one must succeed and
+    the other be refused with ``Conflict``, which is returned."""
     door = threading.Barrier(2)
     outcomes: list[object] = [None, None]
 
-    def restore(n: int) -> None:
+    def run(n: int) -> None:
         with ec.connect(target_url, clock=ec.FixedClock(NOW)) as cal:
             _held_at_first_transaction(cal, door)
             try:
-                outcomes[n] = cal.import_file(path).summary()
+                outcomes[n] = work(cal)
             except Exception as error:
                 outcomes[n] = error
 
-    threads = [threading.Thread(target=restore, args=(n,)) for n in range(2)]
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(2)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -116,6 +118,12 @@ def test_two_restores_at_once_restore_once(target_url: str, tmp_path: Path) -> N
     assert 1 == len(errors), outcomes
     (error,) = errors
     assert isinstance(error, Conflict), repr(error)
+    return error
+
+
+def test_two_restores_at_once_restore_once(target_url: str, tmp_path: Path) -> None:
+    path = _backup(tmp_path)
+    error = _refused_once(target_url, lambda cal: cal.import_file(path).summary())
     assert "conflict" == error.code
     assert "not empty" in str(error)
     with ec.connect(target_url, clock=ec.FixedClock(NOW)) as cal:
@@ -130,31 +138,13 @@ def test_two_restores_at_once_restore_once(target_url: str, tmp_path: Path) -> N
 def test_two_copies_at_once_copy_once(target_url: str, tmp_path: Path) -> None:
     """``copy_calendar`` into one empty database from two threads: one copies, the other is
     refused with ``Conflict`` (it failed half-way on the first's ids)."""
-    door = threading.Barrier(2)
-    outcomes: list[object] = [None, None]
     with ec.connect("memory://", clock=ec.FixedClock(NOW)) as source:
         for title in ("Quiz", "Gig"):
             source.events.create(
                 title=title, start_date="2031-05-01 20:00", end_date="2031-05-01 22:00"
             )
-
-        def copy(n: int) -> None:
-            with ec.connect(target_url, clock=ec.FixedClock(NOW)) as cal:
-                _held_at_first_transaction(cal, door)
-                try:
-                    outcomes[n] = copy_calendar(source.backend, cal.backend)
-                except Exception as error:
-                    outcomes[n] = error
-
-        threads = [threading.Thread(target=copy, args=(n,)) for n in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=60)
-    errors = [o for o in outcomes if isinstance(o, BaseException)]
-    assert 1 == len(errors), outcomes
-    assert isinstance(errors[0], Conflict), repr(errors[0])
-    assert "not empty" in str(errors[0])
+        error = _refused_once(target_url, lambda cal: copy_calendar(source.backend, cal.backend))
+    assert "not empty" in str(error)
     with ec.connect(target_url, clock=ec.FixedClock(NOW)) as cal:
         assert (2, ["Gig", "Quiz"]) == (
             cal.backend.last_id("post"),

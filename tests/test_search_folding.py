@@ -6,8 +6,11 @@ when the Unicode version that folded them is not this Python's."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -73,19 +76,28 @@ def _expected() -> dict[str, tuple[list[str], list[str]]]:
 def before_folding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A file written by the version before migration 0016, holding ``_fill``'s records."""
     path = tmp_path / "old.db"
-    steps = [(name, step) for name, step in STEPS if name < "0016"]
+    with _before(monkeypatch, "0016", refold_search_indexes=lambda execute: False):
+        backend = SQLiteBackend(path)
+        _fill(_calendar(backend))
+        assert _expected() != _found(_calendar(backend))  # the index folded its own way
+        backend.close()
+    return path
+
+
+@contextmanager
+def _before(monkeypatch: pytest.MonkeyPatch, migration: str, **patches: Any) -> Iterator[None]:
+    """SQLite files opened in the block are written by the version before ``migration``:
+    its steps only, and the module's ``patches`` (how that version folded)."""
+    steps = [(name, step) for name, step in STEPS if name < migration]
     old = Migrations(MIGRATION_SET)
     for name, step in steps:
         old(name=name)(step)
     with monkeypatch.context() as patched:
         patched.setattr(sqlite_backend, "STEPS", steps)
         patched.setattr(sqlite_backend, "migrations", lambda: old)
-        patched.setattr(sqlite_backend, "refold_search_indexes", lambda execute: False)
-        backend = SQLiteBackend(path)
-        _fill(_calendar(backend))
-        assert _expected() != _found(_calendar(backend))  # the index folded its own way
-        backend.close()
-    return path
+        for name, value in patches.items():
+            patched.setattr(sqlite_backend, name, value)
+        yield
 
 
 def test_an_older_file_is_searched_as_every_backend_searches(before_folding: Path) -> None:
@@ -155,14 +167,7 @@ def before_accents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A file written by the version before migration 0017 (its indexes folded by
     ``str.lower``, accents kept), holding ``_fill``'s records."""
     path = tmp_path / "old.db"
-    steps = [(name, step) for name, step in STEPS if name < "0017"]
-    old = Migrations(MIGRATION_SET)
-    for name, step in steps:
-        old(name=name)(step)
-    with monkeypatch.context() as patched:
-        patched.setattr(sqlite_backend, "STEPS", steps)
-        patched.setattr(sqlite_backend, "migrations", lambda: old)
-        patched.setattr(sqlite_backend, "fold", str.lower)  # the SQL function's folding
+    with _before(monkeypatch, "0017", fold=str.lower):  # the SQL function's folding
         backend = SQLiteBackend(path)
         _fill(_calendar(backend))
         backend.close()

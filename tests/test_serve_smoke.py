@@ -19,6 +19,8 @@ import attrs
 import httpx
 import pytest
 
+from loopback import stop
+
 STARTUP_SECONDS = 20.0
 
 
@@ -89,12 +91,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                 time.sleep(0.1)
         yield Server(base, "admin", password)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop(proc)
         log.close()
 
 
