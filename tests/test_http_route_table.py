@@ -27,11 +27,14 @@ def test_every_endpoint_of_the_table_has_a_handler(route: Route, endpoint: Endpo
 
 def test_the_app_serves_exactly_the_tables_routes_and_methods(site: Site) -> None:
     """The app's routes are the table's paths, with and without a trailing slash, each with
-    its endpoints' methods (HEAD beside GET) and OPTIONS."""
+    its endpoints' methods (HEAD beside GET) and OPTIONS: one Starlette route a path, which
+    picks the endpoint by method."""
     served: dict[str, set[str]] = {}
     for route in site.app.routes:
         assert isinstance(route, StarletteRoute)
-        served.setdefault(route.path, set()).update(route.methods or ())
+        assert route.methods is None  # every method reaches the path's own dispatch
+        assert route.path not in served
+        served[route.path] = set(route.endpoint.apps)
     expected: dict[str, set[str]] = {}
     for route in ROUTES:
         methods = {*route.methods, "HEAD", "OPTIONS"}

@@ -1,0 +1,142 @@
+"""Reads of one record queued together go to a worker thread together (``ReadBatches``):
+fewer hops, the same answers, each read's failure its own, no more at once than its turns."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import anyio.to_thread
+import pytest
+
+from events_calendar.http import read_batches
+from events_calendar.http.read_batches import MAX_BATCH, ReadBatches
+
+
+class _Hops:
+    """Counts the thread hops ``ReadBatches`` makes, and the most reads in threads at once."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        self.sizes: list[int] = []
+        real = anyio.to_thread.run_sync
+
+        async def counted(func: Any, works: list[Any]) -> Any:
+            self.count += 1
+            self.sizes.append(len(works))
+            return await real(func, works)
+
+        monkeypatch.setattr(read_batches.anyio.to_thread, "run_sync", counted)
+
+
+class _Inside:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.now = 0
+        self.most = 0
+
+    def read(self, value: int, seconds: float = 0.0) -> int:
+        with self.lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+        try:
+            time.sleep(seconds)
+            return value * 10
+        finally:
+            with self.lock:
+                self.now -= 1
+
+
+def test_reads_queued_together_share_a_hop_and_keep_their_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hops = _Hops(monkeypatch)
+    reads = ReadBatches(threads=1)
+    inside = _Inside()
+
+    async def run() -> list[int]:
+        return await asyncio.gather(
+            *(reads.answer(lambda n=n: inside.read(n, 0.001)) for n in range(10))
+        )
+
+    assert [n * 10 for n in range(10)] == asyncio.run(run())
+    assert (hops.count, hops.sizes, inside.most) == (1, [10], 1)
+
+
+def test_a_read_that_fails_fails_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    hops = _Hops(monkeypatch)
+    reads = ReadBatches(threads=1)
+
+    def read(n: int) -> int:
+        if n == 2:
+            raise LookupError("no record 2")
+        return n
+
+    async def run() -> list[Any]:
+        return await asyncio.gather(
+            *(reads.answer(lambda n=n: read(n)) for n in range(4)), return_exceptions=True
+        )
+
+    answers = asyncio.run(run())
+    assert [0, 1, "no record 2", 3] == [a if isinstance(a, int) else str(a) for a in answers]
+    assert isinstance(answers[2], LookupError)
+    assert 1 == hops.count
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_the_queue_is_shared_out_between_the_turns(
+    threads: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slow reads (storage that lets go of the interpreter lock) still run ``threads`` at
+    once: batching saves hops, never a turn a read could have had."""
+    hops = _Hops(monkeypatch)
+    reads = ReadBatches(threads=threads)
+    inside = _Inside()
+
+    async def run() -> list[int]:
+        return await asyncio.gather(
+            *(reads.answer(lambda n=n: inside.read(n, 0.02)) for n in range(12))
+        )
+
+    assert [n * 10 for n in range(12)] == asyncio.run(run())
+    assert (inside.most, hops.count, sum(hops.sizes)) == (threads, threads, 12)
+
+
+def test_a_batch_holds_at_most_max_batch_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    hops = _Hops(monkeypatch)
+    reads = ReadBatches(threads=1)
+    count = MAX_BATCH * 2 + 3
+
+    async def run() -> list[int]:
+        return await asyncio.gather(*(reads.answer(lambda n=n: n) for n in range(count)))
+
+    assert list(range(count)) == asyncio.run(run())
+    assert [MAX_BATCH, MAX_BATCH, 3] == hops.sizes
+
+
+def test_a_cancelled_read_leaves_the_others_answered() -> None:
+    reads = ReadBatches(threads=1)
+    inside = _Inside()
+
+    async def run() -> tuple[list[int], bool]:
+        slow = asyncio.ensure_future(reads.answer(lambda: inside.read(7, 0.05)))
+        others = [asyncio.ensure_future(reads.answer(lambda n=n: n)) for n in range(3)]
+        await asyncio.sleep(0.01)
+        slow.cancel()
+        answers = await asyncio.gather(*others)
+        await asyncio.sleep(0.06)  # the slow read's thread finishes, its answer is dropped
+        return answers, slow.cancelled()
+
+    assert ([0, 1, 2], True) == asyncio.run(run())
+
+
+def test_each_event_loop_has_its_own_queue() -> None:
+    """One app may be served by one loop, then another (a test client's, a notebook's)."""
+    reads = ReadBatches(threads=1)
+
+    async def run(base: int) -> list[int]:
+        return await asyncio.gather(*(reads.answer(lambda n=n: base + n) for n in range(3)))
+
+    assert ([0, 1, 2], [10, 11, 12]) == (asyncio.run(run(0)), asyncio.run(run(10)))
