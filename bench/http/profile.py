@@ -161,7 +161,7 @@ class Split:
 
     def install(self, app: Any) -> None:
         """Wrap the layer boundaries of the library and of ``app``'s routes."""
-        from starlette.routing import Route, request_response
+        from starlette.routing import request_response
 
         from events_calendar import calendar, events, posts
         from events_calendar.backends.sql import store
@@ -184,10 +184,12 @@ class Split:
         self.patch(urls.Urls, "listing", "wire")
         self.patch(responses, "dumps", "json")
         for route in app.routes:
-            if isinstance(route, Route):
-                original_app = route.app
-                route.app = request_response(self.wrap("adapter", route.endpoint))
-                self._undo.append(functools.partial(setattr, route, "app", original_app))
+            # One route a path; its endpoints, by method, are in ``route.endpoint.apps``.
+            by_method = getattr(route, "endpoint", None)
+            for method, endpoint in getattr(by_method, "endpoints", {}).items():
+                method_app = by_method.apps[method]
+                by_method.apps[method] = request_response(self.wrap("adapter", endpoint))
+                self._undo.append(functools.partial(by_method.apps.__setitem__, method, method_app))
 
     def uninstall(self) -> None:
         while self._undo:

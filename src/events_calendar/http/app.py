@@ -150,7 +150,7 @@ def _routes(
     one_record = ReadBatches(read_threads)  # reads of one record, several to a hop
     for route in ROUTES:
         served = [(e.methods, handler_for(route, e)) for e in route.endpoints]
-        by_method: dict[str, ASGIApp] = {}
+        by_method: dict[str, Endpoint] = {}
         for methods, handler in [*served, (("OPTIONS",), options)]:
             writes = not _READS.issuperset(methods)
             endpoint = _endpoint(
@@ -164,10 +164,9 @@ def _routes(
                 batches=batches,
                 turns=one_record if route.path_params and not writes else turns,
             )
-            app = request_response(endpoint)
-            by_method.update(dict.fromkeys(methods, app))
+            by_method.update(dict.fromkeys(methods, endpoint))
             if "GET" in methods:
-                by_method.setdefault("HEAD", app)
+                by_method.setdefault("HEAD", endpoint)
         methods_app = _ByMethod(by_method, _OtherMethod(route))
         for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
             routes.append(StarletteRoute(path, methods_app, methods=None))
@@ -178,8 +177,9 @@ class _ByMethod:
     """One path's endpoints, by method; ``other`` answers the methods the path does not
     serve (an ASGI app, so Starlette routes every method to it)."""
 
-    def __init__(self, apps: dict[str, ASGIApp], other: ASGIApp) -> None:
-        self.apps = apps
+    def __init__(self, endpoints: dict[str, Endpoint], other: ASGIApp) -> None:
+        self.endpoints = endpoints
+        self.apps = {method: request_response(e) for method, e in endpoints.items()}
         self.other = other
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
