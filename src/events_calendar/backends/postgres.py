@@ -68,10 +68,16 @@ _ERRORS = DriverErrors(
         psycopg.errors.SerializationFailure,
         psycopg.errors.DeadlockDetected,
     ),
-    # A table missing (never created, or dropped under a running calendar) is a database
-    # this code cannot use, as SQLite's "no such table" (an ``OperationalError``) is there:
-    # ``StorageUnavailable`` on both, not the driver's ``UndefinedTable`` on one.
-    unavailable=(psycopg.OperationalError, psycopg.InterfaceError, psycopg.errors.UndefinedTable),
+    # A table or a column missing (never created, or dropped under a running calendar) is a
+    # database this code cannot use, as SQLite's "no such table" and "no such column" (each an
+    # ``OperationalError``) are there: ``StorageUnavailable`` on both, not the driver's
+    # ``UndefinedTable`` or ``UndefinedColumn`` on one.
+    unavailable=(
+        psycopg.OperationalError,
+        psycopg.InterfaceError,
+        psycopg.errors.UndefinedTable,
+        psycopg.errors.UndefinedColumn,
+    ),
 )
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?|%")
 
