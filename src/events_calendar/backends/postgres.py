@@ -17,6 +17,12 @@ after the server was back. A connection is now looked at as it leaves the pool
 (``_check_pooled``, no round trip unless its socket already holds something), and a
 transaction whose connection breaks before any statement of the caller's ran is begun again
 once on a fresh one (``_begin``): the server cannot have applied anything of it.
+
+Outage: while the server refuses connections, a request that finds no idle connection used
+to wait ``POOL_TIMEOUT_SECONDS`` for one the pool could not make. It now waits
+``POOL_PATIENCE_SECONDS``, and when the pool's own connection attempts have been failing it
+tries one connection itself: refused, it fails at once with ``StorageUnavailable`` (an HTTP
+503); made, it waits on as before (``_pooled``). A pool that is merely busy waits as before.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import psycopg
 import psycopg.errors
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..changes import ANYTHING
 from ..errors import StorageUnavailable
@@ -60,6 +66,10 @@ COPY_FROM = 50
 INDEX_BUILD_MEMORY = "256MB"
 #: How long a statement waits for a pooled connection before giving up.
 POOL_TIMEOUT_SECONDS = 30.0
+#: How long a statement waits for a pooled connection before asking whether the server
+#: still takes connections, if the pool's own attempts have been failing (``_raise_if_down``):
+#: far longer than a healthy server takes to accept one, far shorter than the pool's timeout.
+POOL_PATIENCE_SECONDS = 0.5
 
 _ERRORS = DriverErrors(
     integrity=(psycopg.errors.IntegrityError,),
@@ -80,6 +90,12 @@ _ERRORS = DriverErrors(
     ),
 )
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?|%")
+
+
+def _reason(error: BaseException) -> str:
+    """The first line of a driver error's text (the rest is libpq's hints), for a message."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else "failed"
 
 
 def _has_input(connection: psycopg.Connection[Any]) -> bool:
@@ -234,12 +250,16 @@ class PostgresEngine(Engine):
         self._writers = threading.Lock()
         self._closed = False  # set by ``close``
         options: dict[str, Any] = {"autocommit": True, "connect_timeout": connect_timeout}
+        self._options = options
+        #: The pool's failed connection attempts when the server last took one of
+        #: ``_raise_if_down``'s, and why its last one was refused (``None``: it was not).
+        self._failures_seen = 0
+        self._refused: str | None = None
         try:
             with psycopg.connect(url, **options) as connection:
                 self.migrate(connection, migrations)
         except psycopg.Error as error:
-            message = str(error).strip().splitlines()[0] if str(error).strip() else "failed"
-            raise StorageUnavailable.of(self.database, message) from error
+            raise StorageUnavailable.of(self.database, _reason(error)) from error
         self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             url,
             kwargs=options,
@@ -325,8 +345,8 @@ class PostgresEngine(Engine):
         idle connection is probably dead too: the pool is checked whole (``check``, a round
         trip per idle connection, paid once, at recovery), or the pool would find them one at
         a time, backing off a second, then two, four, ... between them. While the server is
-        still down, a request then waits for a new connection up to ``POOL_TIMEOUT_SECONDS``,
-        as it did before once the dead ones were used up."""
+        still down, a request then waits for a new connection, and ``_pooled`` fails it soon
+        (``_raise_if_down``)."""
         if not _has_input(connection):
             return
         try:
@@ -334,6 +354,51 @@ class PostgresEngine(Engine):
         except psycopg.Error:
             self._pool.check()
             raise
+
+    @contextmanager
+    def _pooled(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection for the block, lent as ``ConnectionPool.connection`` lends it
+        (committed or rolled back at the end, then given back), but not waited for while the
+        server is down: after ``POOL_PATIENCE_SECONDS`` without one, ``_raise_if_down`` may
+        fail the request at once; otherwise it waits up to ``POOL_TIMEOUT_SECONDS`` in all."""
+        try:
+            connection = self._pool.getconn(timeout=POOL_PATIENCE_SECONDS)
+        except PoolTimeout:
+            self._raise_if_down()
+            try:
+                connection = self._pool.getconn(
+                    timeout=POOL_TIMEOUT_SECONDS - POOL_PATIENCE_SECONDS
+                )
+            except PoolTimeout:  # the wait in all, not its second part
+                raise PoolTimeout(
+                    f"couldn't get a connection after {POOL_TIMEOUT_SECONDS:.2f} sec"
+                ) from None
+        try:
+            with connection:
+                yield connection
+        finally:
+            self._pool.putconn(connection)
+
+    def _raise_if_down(self) -> None:
+        """``StorageUnavailable`` now, with libpq's reason, when the server refuses a new
+        connection (down, or not listening); nothing when it takes one.
+
+        The pool retries a failed connection in the background, backing off, and its callers
+        wait ``POOL_TIMEOUT_SECONDS`` whatever the failure: 30 s per request while the server
+        was down. Its own attempts are not asked why they failed (that is private to it), so
+        one connection is tried here, and only when the pool's count of failed attempts moved
+        since the server last took one of these, or the last one was refused: a pool that is
+        merely busy (every connection lent, the server well) has failed nothing, and its
+        callers wait for a connection as before, costing the server no extra one."""
+        failures = self._pool.get_stats().get("connections_errors", 0)
+        if failures == self._failures_seen and self._refused is None:
+            return
+        try:
+            psycopg.connect(self.url, **self._options).close()
+        except psycopg.Error as error:
+            self._refused = _reason(error)
+            raise StorageUnavailable.of(self.database, self._refused) from error
+        self._failures_seen, self._refused = failures, None
 
     def _begin(
         self,
@@ -352,7 +417,7 @@ class PostgresEngine(Engine):
         retried (its statements may have been applied, and its body has already run)."""
         for last in (False, True):
             attempt = ExitStack()
-            connection = attempt.enter_context(self._pool.connection())
+            connection = attempt.enter_context(self._pooled())
             try:
                 connection.read_only = read_only or None
                 connection.isolation_level = (
@@ -420,7 +485,7 @@ class PostgresEngine(Engine):
         if connection is not None:
             return self._run(connection, to_pyformat(sql), params)
         self._check_open()
-        with self._translating(), self._pool.connection() as connection:
+        with self._translating(), self._pooled() as connection:
             return self._run(connection, to_pyformat(sql), params)
 
     def _run(self, connection: psycopg.Connection[Any], sql: str, params: Sequence[Any]) -> Result:

@@ -1,0 +1,206 @@
+"""PostgreSQL while the server refuses connections: a request fails fast and typed, where it
+waited the pool's 30 s timeout; a pool merely busy still waits.
+
+The server "goes down" behind a TCP relay of the test's own (``Relay``): cutting it closes
+every relayed connection, as a stopped server does, and stops listening, so a new
+connection is refused. The real server stays up for every other test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+import pytest
+
+import events_calendar as ec
+from events_calendar.backends.postgres import PostgresBackend, describe_url
+from events_calendar.errors import StorageUnavailable
+from events_calendar.http import create_app
+from events_calendar.testing.postgres import TestDatabase, server_url
+
+GALA = {"start_date": "2031-06-15 19:00:00", "end_date": "2031-06-15 23:00:00"}
+#: How long a request may take to fail while the server is down (it took 30 s).
+FAST = 5.0
+
+
+class Relay:
+    """A loopback port relaying each connection to the PostgreSQL server, until ``cut``."""
+
+    def __init__(self, target: tuple[str, int], port: int = 0) -> None:
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", port))
+        self.port: int = self.listener.getsockname()[1]
+        self.relayed: list[socket.socket] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:  # cut
+                return
+            server = socket.create_connection(self.target)
+            with self._lock:
+                self.relayed += [client, server]
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=_pump, args=(source, sink), daemon=True).start()
+
+    def cut(self) -> None:
+        """Refuse new connections and end the relayed ones."""
+        self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
+        self.listener.close()
+        with self._lock:
+            for relayed in self.relayed:
+                _end(relayed)
+
+
+def _pump(source: socket.socket, sink: socket.socket) -> None:
+    with contextlib.suppress(OSError):  # the relay was cut
+        while data := source.recv(65536):
+            sink.sendall(data)
+    _end(sink)
+
+
+def _end(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):  # already ended
+        sock.shutdown(socket.SHUT_RDWR)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def database() -> Iterator[TestDatabase]:
+    """A migrated database for this module alone."""
+    own = TestDatabase(server_url())
+    yield own
+    own.drop()
+
+
+@pytest.fixture
+def relay(database: TestDatabase) -> Iterator[Relay]:
+    """A relay to the server, cut at the end if the test has not cut it."""
+    database.reset()
+    parts = urlsplit(database.url)
+    relay = Relay((parts.hostname or "127.0.0.1", parts.port or 5432))
+    yield relay
+    if relay.listener.fileno() != -1:
+        relay.cut()
+
+
+def relayed_url(database: TestDatabase, relay: Relay) -> str:
+    """The database's URL through ``relay``."""
+    parts = urlsplit(database.url)
+    user = parts.netloc.rpartition("@")[0]
+    netloc = f"{user}@127.0.0.1:{relay.port}" if user else f"127.0.0.1:{relay.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def test_reads_and_writes_fail_fast_while_the_server_refuses_connections(
+    database: TestDatabase, relay: Relay
+) -> None:
+    """Each read and write after the server went away fails within seconds with
+    ``StorageUnavailable`` naming the database and the refusal, not after the pool's 30 s."""
+    url = relayed_url(database, relay)
+    cal = ec.connect(url)
+    try:
+        gala = cal.events.create(title="Gala", **GALA)
+        relay.cut()
+        raised: list[StorageUnavailable] = []
+        took: list[float] = []
+        for attempt in (
+            lambda: cal.events.get(gala.id),
+            lambda: cal.events.get(gala.id),
+            lambda: cal.events.create(title="After", **GALA),
+        ):
+            started = time.monotonic()
+            with pytest.raises(StorageUnavailable) as failed:
+                attempt()
+            took.append(time.monotonic() - started)
+            raised.append(failed.value)
+    finally:
+        cal.close()
+    assert [("storage_unavailable", 503, describe_url(url))] * 3 == [
+        (error.code, error.http_status, error.data["database"]) for error in raised
+    ]
+    assert all("refused" in error.message for error in raised), [e.message for e in raised]
+    assert max(took) < FAST, took
+
+
+def test_an_http_request_is_answered_503_fast_while_the_server_is_down(
+    database: TestDatabase, relay: Relay
+) -> None:
+    """Over HTTP the request is a 503 ``storage_unavailable`` within seconds."""
+    cal = ec.connect(relayed_url(database, relay))
+    gala = cal.events.create(title="Gala", status="publish", **GALA)
+    app = create_app(cal)
+
+    async def read() -> tuple[int, str]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            answer = await client.get(f"/wp-json/tribe/events/v1/events/{gala.id}")
+            return answer.status_code, answer.json().get("code", "")
+
+    try:
+        relay.cut()
+        started = time.monotonic()
+        answer = asyncio.run(read())
+        took = time.monotonic() - started
+    finally:
+        cal.close()
+    assert (503, "storage_unavailable") == answer
+    assert took < FAST, took
+
+
+def test_a_request_after_the_server_is_back_succeeds(database: TestDatabase, relay: Relay) -> None:
+    """A refusal is not remembered: once the server takes connections again, a request is
+    served (the pool reconnects; the request waits for it as before)."""
+    url = relayed_url(database, relay)
+    cal = ec.connect(url)
+    try:
+        gala = cal.events.create(title="Gala", **GALA)
+        relay.cut()
+        with pytest.raises(StorageUnavailable):
+            cal.events.get(gala.id)
+        back = Relay(relay.target, port=relay.port)
+        try:
+            title = cal.events.get(gala.id).title
+        finally:
+            back.cut()
+    finally:
+        cal.close()
+    assert "Gala" == title
+
+
+def test_a_busy_pool_still_waits_for_a_connection(database: TestDatabase) -> None:
+    """With every pooled connection lent and the server well, a request waits for one to
+    come back and is served: a busy pool is not a server down."""
+    database.reset()
+    backend = PostgresBackend(database.url, max_connections=1)
+    engine = backend.engine
+    lent = threading.Event()
+
+    def hold() -> None:
+        with engine.reading():
+            engine.execute("SELECT 1")
+            lent.set()
+            time.sleep(1.5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert lent.wait(timeout=10)
+        started = time.monotonic()
+        answer = engine.execute("SELECT 42").scalar()
+        took = time.monotonic() - started
+    finally:
+        holder.join()
+        backend.close()
+    assert 42 == answer
+    assert took > 1.0, took  # it waited for the lent connection
