@@ -196,7 +196,7 @@ def test_postgres_search_indexes_are_rebuilt_over_the_folded_text() -> None:
     migrated before it answers a search from its index, not by reading every row."""
     database = TestDatabase(server_url(), migrate=False)
     try:
-        PostgresEngine(database.url, migrations=MIGRATIONS[:-1]).close()
+        PostgresEngine(database.url, migrations=[m for m in MIGRATIONS if m.version < 11]).close()
         backend = PostgresBackend(database.url)
         try:
             _fill(_calendar(backend))
@@ -209,7 +209,8 @@ def test_postgres_search_indexes_are_rebuilt_over_the_folded_text() -> None:
             connection.execute("SET enable_seqscan = off")
             for table, index, fields in searches:
                 plan = connection.execute(
-                    f"EXPLAIN SELECT id FROM {table} WHERE {search_text(fields)} LIKE '%cafe%'"  # noqa: S608
+                    f"EXPLAIN SELECT id FROM {table} WHERE {search_text(table, fields)}"  # noqa: S608
+                    " LIKE '%cafe%'"
                 ).fetchall()
                 assert index in " ".join(row[0] for row in plan)
     finally:

@@ -1,0 +1,138 @@
+"""PostgreSQL's event search reads the folded text PostgreSQL stores on every write
+(migration 12), not the fold function run on each row, and its statements are planned for
+their words each time: a common word was 10x slower once a connection had run the search
+five times, whatever the word, accented or not."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import psycopg
+import pytest
+
+import events_calendar as ec
+from events_calendar.backends.memory import MemoryBackend
+from events_calendar.backends.postgres import COPY_FROM, PostgresBackend, PostgresEngine
+from events_calendar.backends.postgres_schema import FOLDED_TEXT, MIGRATIONS
+from events_calendar.backends.sql.store import SQLStore
+from events_calendar.queries import EVENT_SEARCH_FIELDS, fold
+from events_calendar.testing.contract_event_base import FOLDING_TEXTS, FOLDING_WORDS
+from events_calendar.testing.postgres import TestDatabase, server_url, test_database
+
+NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+DAY = {"start_date": "2027-01-05 19:00", "end_date": "2027-01-05 21:00"}
+
+
+@pytest.fixture
+def backend() -> Iterator[PostgresBackend]:
+    """A calendar on the shared test database, emptied; one pooled connection, so that
+    every statement runs on the same one."""
+    database = test_database()
+    database.reset()
+    backend = PostgresBackend(database.url, max_connections=1)
+    yield backend
+    backend.close()
+
+
+def _calendar(backend: ec.Storage) -> ec.Calendar:
+    return ec.Calendar(backend, clock=ec.FixedClock(NOW))
+
+
+def _fill(cal: ec.Calendar) -> None:
+    """The folding texts as titles, excerpts and descriptions."""
+    for text in FOLDING_TEXTS:
+        cal.events.create(title=text, **DAY)
+        cal.events.create(title="Plain", excerpt=text, description=f"Une {text}", **DAY)
+
+
+def _found(cal: ec.Calendar) -> dict[str, list[str]]:
+    """Each folding word's hits: their titles, excerpts and descriptions."""
+    return {
+        word: sorted(
+            f"{e.title}|{e.excerpt}|{e.description}"
+            for e in cal.events.iter(search=word, start_date="2027-01-01")
+        )
+        for word in FOLDING_WORDS
+    }
+
+
+def _stored(engine: PostgresEngine) -> list[tuple[str, str]]:
+    """Each event's stored folded text beside ``queries.fold`` of its search fields."""
+    fields = ", ".join(f'"{f}"' for f in EVENT_SEARCH_FIELDS)
+    rows = engine.execute(f'SELECT "{FOLDED_TEXT}", {fields} FROM events ORDER BY id').rows
+    return [(row[0], fold("\n".join(row[1:]))) for row in rows]
+
+
+def test_an_event_search_folds_no_text_on_the_rows_it_reads(backend: PostgresBackend) -> None:
+    """The plan of an event search, for its words or generic, reads the stored text from
+    the trigram index and checks it: no ``search_fold`` call per row."""
+    engine = backend.engine
+    where, params = engine.dialect.search(
+        "events", "e", EVENT_SEARCH_FIELDS, [fold("Café")], together=True
+    )
+    plans = []
+    for mode in ("force_custom_plan", "force_generic_plan"):
+        with engine.transaction():
+            engine.execute("SET LOCAL enable_seqscan = off")
+            engine.execute(f"SET LOCAL plan_cache_mode = {mode}")
+            prepared = f"SELECT e.id FROM events e WHERE {where}".replace("?", "$1")
+            engine.execute(f"PREPARE searching (text) AS {prepared}")
+            pattern = "'" + params[0].replace("'", "''") + "'"  # EXPLAIN binds no parameter
+            rows = engine.execute(f"EXPLAIN (VERBOSE) EXECUTE searching({pattern})")
+            engine.execute("DEALLOCATE searching")
+        plans.append("\n".join(rows.first_column()))
+    assert [(True, False)] * 2 == [("events_search" in p, "search_fold" in p) for p in plans]
+
+
+def test_the_folded_text_is_kept_on_every_write(backend: PostgresBackend) -> None:
+    """An event created, updated, or loaded in bulk (``COPY``) stores its search fields'
+    text folded as ``queries.fold`` folds it."""
+    cal = _calendar(backend)
+    gala = cal.events.create(title="ΟΔΟΣ Gala", excerpt="Café", description="Müller", **DAY)
+    cal.events.create(title="İstanbul", **DAY)
+    cal.events.update(gala.id, title="Ｃafé ǅ", description="ﬁn")
+    rows = [
+        {"title": f"{FOLDING_TEXTS[n % len(FOLDING_TEXTS)]} {n}", **DAY} for n in range(COPY_FROM)
+    ]
+    cal.events.bulk_create(rows)
+    stored = _stored(backend.engine)
+    assert (COPY_FROM + 2, []) == (len(stored), [s for s in stored if s[0] != s[1]])
+
+
+def test_a_search_statement_is_never_prepared(backend: PostgresBackend) -> None:
+    """A search run a dozen times on one connection is planned for its words each time:
+    the server keeps no prepared statement of it (whose generic plan, blind to the words,
+    read and sorted every match of a common one)."""
+    cal = _calendar(backend)
+    _fill(cal)
+    for _ in range(12):
+        cal.events.list(search="cafe", start_date="2027-01-01")
+    prepared = backend.engine.execute(
+        "SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%LIKE%'"
+    ).first_column()
+    assert [] == prepared
+
+
+def test_a_database_of_version_11_gets_the_stored_text_on_open() -> None:
+    """Events written before migration 12 get their stored text as the database opens, and
+    every folding word finds what it finds on the memory backend."""
+    database = TestDatabase(server_url(), migrate=False)
+    try:
+        older = PostgresEngine(database.url, migrations=[m for m in MIGRATIONS if m.version < 12])
+        _fill(_calendar(SQLStore(older)))
+        older.close()
+        backend = PostgresBackend(database.url)
+        try:
+            found, stored = _found(_calendar(backend)), _stored(backend.engine)
+        finally:
+            backend.close()
+        with psycopg.connect(database.url) as connection:
+            version = connection.execute("SELECT max(version) FROM schema_migrations").fetchone()
+    finally:
+        database.drop()
+    memory = _calendar(MemoryBackend())
+    _fill(memory)
+    assert (12, 2 * len(FOLDING_TEXTS)) == (version and version[0], len(stored))
+    assert [] == [s for s in stored if s[0] != s[1]]
+    assert _found(memory) == found
