@@ -23,10 +23,12 @@ class _Hops:
         self.sizes: list[int] = []
         real = anyio.to_thread.run_sync
 
-        async def counted(func: Any, works: list[Any]) -> Any:
+        async def counted(func: Any, waiting: Any, taken: list[Any]) -> Any:
             self.count += 1
-            self.sizes.append(len(works))
-            return await real(func, works)
+            try:
+                return await real(func, waiting, taken)
+            finally:
+                self.sizes.append(len(taken))
 
         monkeypatch.setattr(read_batches.anyio.to_thread, "run_sync", counted)
 
@@ -85,12 +87,25 @@ def test_a_read_that_fails_fails_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     assert 1 == hops.count
 
 
+def test_quick_reads_keep_to_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reads answered before any has waited ``patience`` need no second thread, which would
+    only take turns with the first at the interpreter lock."""
+    hops = _Hops(monkeypatch)
+    reads = ReadBatches(threads=2, patience=5.0)
+    inside = _Inside()
+
+    async def run() -> list[int]:
+        return await asyncio.gather(*(reads.answer(lambda n=n: inside.read(n)) for n in range(12)))
+
+    assert [n * 10 for n in range(12)] == asyncio.run(run())
+    assert (inside.most, hops.count, hops.sizes) == (1, 1, [12])
+
+
 @pytest.mark.parametrize("threads", [2, 3])
-def test_the_queue_is_shared_out_between_the_turns(
-    threads: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_slow_reads_get_every_turn(threads: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Slow reads (storage that lets go of the interpreter lock) still run ``threads`` at
-    once: batching saves hops, never a turn a read could have had."""
+    once: another turn starts once reads have waited ``patience`` with every turn busy, and
+    takes reads from the same queue."""
     hops = _Hops(monkeypatch)
     reads = ReadBatches(threads=threads)
     inside = _Inside()

@@ -7,21 +7,28 @@ eight clients reading single events, a worker spent half its time on that hand-o
 (uncached ``GET /events/<id>``: 2,656 requests/s with a hop each, 5,425 answered on the loop
 itself; bench/http/README.md).
 
-So the reads that queue while others are answered go over together: each turn (at most
-``threads`` at once, as ``HttpLimits.read_threads`` says) takes a share of the queue to one
-thread and answers them there one after another, then hands every answer back at once.
-The queue is shared out between the turns free to take it, so as many reads run at once as
-before: batching only saves hops, it never makes reads wait for a turn they could have had.
+So a turn's thread answers every read that queued meanwhile, one after another, taking the
+next from the queue itself, and hands the answers back together (at most ``MAX_BATCH`` a
+time, so the first is not kept waiting for the last).
+
+How many turns: a read is mostly Python, which runs one thread at a time, so two threads
+answering quick reads only take turns at the interpreter lock (one turn answered 4,450-4,700
+single events a second, two sharing the queue 3,750-3,900). But a read that waits for
+storage lets go of the lock, and then another thread should take the reads behind it. So a
+turn starts at once when none is running, and another (up to ``threads``, as
+``HttpLimits.read_threads`` says) only when reads have waited ``PATIENCE_SECONDS`` while
+every turn was busy: quick reads never need it, slow ones get it within that time.
 
 Only reads of bounded cost are batched (one record, not a list: a batch's reads wait for
 one another, and a feed of 5,000 events would hold up the reads beside it). Each read's
-outcome is its own: one that raises fails only its own request. Batches are made per event
-loop (``loop_lock.PerLoop``), and hold at most ``MAX_BATCH`` reads.
+outcome is its own: one that raises fails only its own request. Queues are kept per event
+loop (``loop_lock.PerLoop``).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -30,10 +37,12 @@ import attrs
 
 from .loop_lock import PerLoop
 
-__all__ = ["MAX_BATCH", "ReadBatches"]
+__all__ = ["MAX_BATCH", "PATIENCE_SECONDS", "ReadBatches"]
 
-#: Reads answered in one batch at most.
+#: Reads whose answers are handed back together at most.
 MAX_BATCH = 16
+#: How long reads wait, every turn busy, before another turn starts (if one may).
+PATIENCE_SECONDS = 0.002
 
 T = TypeVar("T")
 
@@ -45,31 +54,44 @@ class _Queued:
 
 
 @attrs.define
+class _Answered:
+    queued: _Queued
+    ok: bool
+    value: Any
+
+
+@attrs.define
 class _Turns:
-    waiting: list[_Queued] = attrs.Factory(list)
-    running: int = 0  # turns taken (each a task answering batches until the queue is empty)
-    busy: int = 0  # of those, the ones in a thread now
+    #: Reads no thread has taken yet: the loop appends, the turns' threads take from the left
+    #: (both atomic on a deque).
+    waiting: deque[_Queued] = attrs.Factory(deque)
+    running: int = 0  # turns started and not ended
     tasks: set[asyncio.Task[None]] = attrs.Factory(set)  # held, so none is collected early
+    reinforcement: asyncio.TimerHandle | None = None  # a turn due to start if reads still wait
 
 
-def _outcomes(works: list[Callable[[], Any]]) -> list[tuple[bool, Any]]:
-    """In a worker thread: each work's value, or the error it raised (its request's own
-    failure, raised again in that request's task)."""
-    outcomes: list[tuple[bool, Any]] = []
-    for work in works:
+def _answer_waiting(waiting: deque[_Queued], taken: list[_Answered]) -> None:
+    """In a worker thread: answer reads from the queue, one after another, until it is empty
+    or ``MAX_BATCH`` are answered. Each outcome goes into ``taken`` as soon as it is known,
+    so a cancelled turn can still cancel the requests it had taken."""
+    while len(taken) < MAX_BATCH:
         try:
-            outcomes.append((True, work()))
-        except Exception as error:
-            outcomes.append((False, error))
-    return outcomes
+            queued = waiting.popleft()
+        except IndexError:
+            return
+        try:
+            taken.append(_Answered(queued, True, queued.work()))
+        except Exception as error:  # the request's own failure, raised in its own task
+            taken.append(_Answered(queued, False, error))
 
 
 class ReadBatches:
-    """``await reads.answer(work)``: ``work()`` run in a worker thread, batched with the
-    reads queued beside it (see the module's docstring)."""
+    """``await reads.answer(work)``: ``work()`` run in a worker thread, with the reads queued
+    beside it (see the module's docstring)."""
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, *, patience: float = PATIENCE_SECONDS) -> None:
         self._threads = threads
+        self._patience = patience
         self._turns = PerLoop(_Turns)
 
     async def answer(self, work: Callable[[], T]) -> T:
@@ -77,37 +99,45 @@ class ReadBatches:
         turns = self._turns()
         answer: asyncio.Future[Any] = loop.create_future()
         turns.waiting.append(_Queued(work, answer))
-        if turns.running < self._threads:
-            turns.running += 1
-            task = loop.create_task(self._drain(turns))
-            turns.tasks.add(task)
-            task.add_done_callback(turns.tasks.discard)
+        if turns.running == 0:
+            self._start(loop, turns)
+        elif turns.running < self._threads and turns.reinforcement is None:
+            turns.reinforcement = loop.call_later(self._patience, self._reinforce, loop, turns)
         return cast(T, await answer)
 
+    def _start(self, loop: asyncio.AbstractEventLoop, turns: _Turns) -> None:
+        turns.running += 1
+        task = loop.create_task(self._drain(turns))
+        turns.tasks.add(task)
+        task.add_done_callback(turns.tasks.discard)
+
+    def _reinforce(self, loop: asyncio.AbstractEventLoop, turns: _Turns) -> None:
+        """Reads waited ``patience`` with every turn busy: one more turn, if one may start,
+        and the same again later if reads still wait."""
+        turns.reinforcement = None
+        if turns.waiting and turns.running < self._threads:
+            self._start(loop, turns)
+            if turns.running < self._threads:
+                turns.reinforcement = loop.call_later(self._patience, self._reinforce, loop, turns)
+
     async def _drain(self, turns: _Turns) -> None:
-        """Answer batches until no read waits; one of the loop's turns."""
-        batch: list[_Queued] = []
+        """One turn: answer reads in a worker thread until none waits."""
+        taken: list[_Answered] = []
         try:
             while turns.waiting:
-                free = max(1, turns.running - turns.busy)  # turns not in a thread
-                share = min(MAX_BATCH, -(-len(turns.waiting) // free))
-                batch = turns.waiting[:share]
-                del turns.waiting[:share]
-                turns.busy += 1
-                try:
-                    outcomes = await anyio.to_thread.run_sync(_outcomes, [q.work for q in batch])
-                finally:
-                    turns.busy -= 1
-                for queued, (ok, value) in zip(batch, outcomes, strict=True):
-                    if queued.answer.done():  # the request was cancelled meanwhile
+                taken = []
+                await anyio.to_thread.run_sync(_answer_waiting, turns.waiting, taken)
+                for answered in taken:
+                    future = answered.queued.answer
+                    if future.done():  # the request was cancelled meanwhile
                         continue
-                    if ok:
-                        queued.answer.set_result(value)
+                    if answered.ok:
+                        future.set_result(answered.value)
                     else:
-                        queued.answer.set_exception(value)
-                batch = []
+                        future.set_exception(answered.value)
+                taken = []
         except BaseException:  # cancelled with its loop: so are the reads still waiting
-            for queued in [*batch, *turns.waiting]:
+            for queued in [*(a.queued for a in taken), *turns.waiting]:
                 queued.answer.cancel()
             turns.waiting.clear()
             raise
