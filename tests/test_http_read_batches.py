@@ -4,6 +4,7 @@ fewer hops, the same answers, each read's failure its own, no more at once than 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 import time
 from typing import Any
@@ -155,3 +156,64 @@ def test_each_event_loop_has_its_own_queue() -> None:
         return await asyncio.gather(*(reads.answer(lambda n=n: base + n) for n in range(3)))
 
     assert ([0, 1, 2], [10, 11, 12]) == (asyncio.run(run(0)), asyncio.run(run(10)))
+
+
+def test_a_slow_read_holds_up_no_answer_already_made() -> None:
+    """A read waiting for storage (a lock, a full pool) leaves the quick reads the same
+    thread answered before it answered within ``patience``, not when it ends."""
+    reads = ReadBatches(threads=1, patience=0.01)
+    inside = _Inside()
+
+    async def run() -> dict[str, float]:
+        began = time.monotonic()
+        done: dict[str, float] = {}
+
+        async def timed(name: str, seconds: float) -> None:
+            await reads.answer(lambda: inside.read(1, seconds))
+            done[name] = time.monotonic() - began
+
+        await asyncio.gather(timed("quick", 0.0), timed("slow", 0.6))
+        return done
+
+    done = asyncio.run(run())
+    assert done["quick"] < 0.3 < 0.6 <= done["slow"], done
+
+
+def test_each_read_runs_in_its_own_requests_context() -> None:
+    """Request-scoped values (a request id for logs, a tenant) are the read's own, though
+    one thread answers many requests' reads."""
+    request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id")
+    reads = ReadBatches(threads=1)
+
+    async def one(n: int) -> str:
+        request_id.set(f"r{n}")
+        return await reads.answer(request_id.get)
+
+    async def run() -> list[str]:
+        return await asyncio.gather(*(asyncio.ensure_future(one(n)) for n in range(6)))
+
+    assert [f"r{n}" for n in range(6)] == asyncio.run(run())
+
+
+class _Stop(BaseException):
+    """Not an ``Exception``: what a read might raise that is not its request's own error."""
+
+
+def test_a_read_raising_a_base_exception_fails_its_request_only() -> None:
+    reads = ReadBatches(threads=1)
+
+    def read(n: int) -> int:
+        if n == 1:
+            raise _Stop
+        return n
+
+    async def run() -> list[Any]:
+        return await asyncio.wait_for(
+            asyncio.gather(
+                *(reads.answer(lambda n=n: read(n)) for n in range(3)), return_exceptions=True
+            ),
+            timeout=5,
+        )
+
+    answers = asyncio.run(run())
+    assert (answers[0], type(answers[1]), answers[2]) == (0, _Stop, 2)

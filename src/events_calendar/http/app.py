@@ -104,10 +104,12 @@ def _endpoint(
         )
         return handler(call)
 
-    async def in_turn(work: Callable[[], T]) -> T:
-        if isinstance(turns, ReadBatches):
-            return await turns.answer(work)
-        return await anyio.to_thread.run_sync(work, limiter=turns())
+    if isinstance(turns, ReadBatches):
+        in_turn = turns.answer
+    else:
+
+        async def in_turn(work: Callable[[], T]) -> T:
+            return await anyio.to_thread.run_sync(work, limiter=turns())
 
     async def serve(request: Request) -> Response:
         try:
@@ -178,7 +180,7 @@ class _ByMethod:
     serve (an ASGI app, so Starlette routes every method to it)."""
 
     def __init__(self, endpoints: dict[str, Endpoint], other: ASGIApp) -> None:
-        self.endpoints = endpoints
+        self.endpoints = endpoints  # as written, for a profiler to wrap (bench/http/profile.py)
         self.apps = {method: request_response(e) for method, e in endpoints.items()}
         self.other = other
 
@@ -193,7 +195,8 @@ _REST_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPT
 
 
 class _OtherMethod:
-    """The answer to a method a route does not serve."""
+    """The answer to a method a route does not serve: WordPress's 404, or 405 for a method
+    that is none of the API's (below)."""
 
     def __init__(self, route: Route) -> None:
         self.allow = ", ".join(route.allowed_methods(can_write=True))

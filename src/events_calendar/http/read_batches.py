@@ -8,8 +8,11 @@ eight clients reading single events, a worker spent half its time on that hand-o
 itself; bench/http/README.md).
 
 So a turn's thread answers every read that queued meanwhile, one after another, taking the
-next from the queue itself, and hands the answers back together (at most ``MAX_BATCH`` a
-time, so the first is not kept waiting for the last).
+next from the queue itself, and hands the answers back together when the queue is empty (or
+``MAX_BATCH`` are answered). A batch still running after ``PATIENCE_SECONDS`` has met a slow
+read: the answers it already has are then handed back every ``PATIENCE_SECONDS``, so a read
+waiting for a lock never holds up the quick ones answered before it. Each read runs in the
+context (``contextvars``) of its own request, as it would in a thread of its own.
 
 How many turns: a read is mostly Python, which runs one thread at a time, so two threads
 answering quick reads only take turns at the interpreter lock (one turn answered 4,450-4,700
@@ -28,6 +31,7 @@ loop (``loop_lock.PerLoop``).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -51,6 +55,7 @@ T = TypeVar("T")
 class _Queued:
     work: Callable[[], Any]
     answer: asyncio.Future[Any]
+    context: contextvars.Context  # the request's own, for its work to run in
 
 
 @attrs.define
@@ -80,8 +85,8 @@ def _answer_waiting(waiting: deque[_Queued], taken: list[_Answered]) -> None:
         except IndexError:
             return
         try:
-            taken.append(_Answered(queued, True, queued.work()))
-        except Exception as error:  # the request's own failure, raised in its own task
+            taken.append(_Answered(queued, True, queued.context.run(queued.work)))
+        except BaseException as error:  # the request's own failure, raised in its own task
             taken.append(_Answered(queued, False, error))
 
 
@@ -98,7 +103,7 @@ class ReadBatches:
         loop = asyncio.get_running_loop()
         turns = self._turns()
         answer: asyncio.Future[Any] = loop.create_future()
-        turns.waiting.append(_Queued(work, answer))
+        turns.waiting.append(_Queued(work, answer, contextvars.copy_context()))
         if turns.running == 0:
             self._start(loop, turns)
         elif turns.running < self._threads and turns.reinforcement is None:
@@ -123,23 +128,39 @@ class ReadBatches:
     async def _drain(self, turns: _Turns) -> None:
         """One turn: answer reads in a worker thread until none waits."""
         taken: list[_Answered] = []
+        settled = 0
+        batch: asyncio.Future[None] | None = None
         try:
             while turns.waiting:
-                taken = []
-                await anyio.to_thread.run_sync(_answer_waiting, turns.waiting, taken)
-                for answered in taken:
-                    future = answered.queued.answer
-                    if future.done():  # the request was cancelled meanwhile
-                        continue
-                    if answered.ok:
-                        future.set_result(answered.value)
-                    else:
-                        future.set_exception(answered.value)
-                taken = []
+                taken, settled = [], 0
+                batch = asyncio.ensure_future(
+                    anyio.to_thread.run_sync(_answer_waiting, turns.waiting, taken)
+                )
+                while not batch.done():
+                    await asyncio.wait((batch,), timeout=self._patience)
+                    settled = _settle(taken, settled)  # a slow read holds up no answer
+                batch.result()
         except BaseException:  # cancelled with its loop: so are the reads still waiting
-            for queued in [*(a.queued for a in taken), *turns.waiting]:
+            for queued in [*(a.queued for a in taken[settled:]), *turns.waiting]:
                 queued.answer.cancel()
             turns.waiting.clear()
+            if batch is not None:
+                batch.cancel()  # its thread finishes its read; nothing waits for the answer
             raise
         finally:
             turns.running -= 1
+
+
+def _settle(taken: list[_Answered], settled: int) -> int:
+    """Hand back the answers ``taken`` holds past the first ``settled`` (the worker thread
+    may be adding more meanwhile: a list's append is atomic); the count handed back."""
+    end = len(taken)
+    for answered in taken[settled:end]:
+        future = answered.queued.answer
+        if future.done():  # the request was cancelled meanwhile
+            continue
+        if answered.ok:
+            future.set_result(answered.value)
+        else:
+            future.set_exception(answered.value)
+    return end
