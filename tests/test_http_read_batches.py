@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import gc
 import threading
 import time
 from typing import Any
@@ -217,3 +218,20 @@ def test_a_read_raising_a_base_exception_fails_its_request_only() -> None:
 
     answers = asyncio.run(run())
     assert (answers[0], type(answers[1]), answers[2]) == (0, _Stop, 2)
+
+
+def test_a_loop_closed_during_a_batch_is_let_go() -> None:
+    """Turns are kept per loop by a weak reference: a loop that ends while its reads run
+    (a test client's, a notebook's ``asyncio.run``) must not be pinned by its own turns."""
+    reads = ReadBatches(threads=2)
+
+    async def busy() -> None:
+        pending = [asyncio.ensure_future(reads.answer(lambda: time.sleep(0.1))) for _ in range(3)]
+        await asyncio.sleep(0.001)
+        assert not any(p.done() for p in pending)  # the loop ends with its reads running
+
+    for _ in range(4):
+        asyncio.run(busy())
+    time.sleep(0.3)  # the worker threads finish their reads and let go of their loops
+    gc.collect()
+    assert 0 == len(reads._turns._values)

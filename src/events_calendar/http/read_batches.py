@@ -149,6 +149,12 @@ class ReadBatches:
             raise
         finally:
             turns.running -= 1
+            # Let go of the loop now, not in callbacks a closing loop may never run: the
+            # turns are kept per loop, by a weak reference that a reference back would pin.
+            turns.tasks.discard(cast("asyncio.Task[None]", asyncio.current_task()))
+            if turns.running == 0 and turns.reinforcement is not None:
+                turns.reinforcement.cancel()
+                turns.reinforcement = None
 
 
 def _settle(taken: list[_Answered], settled: int) -> int:
