@@ -14,9 +14,11 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
+import psycopg
 import pytest
 
 import events_calendar as ec
@@ -204,3 +206,54 @@ def test_a_busy_pool_still_waits_for_a_connection(database: TestDatabase) -> Non
         backend.close()
     assert 42 == answer
     assert took > 1.0, took  # it waited for the lent connection
+
+
+def test_requests_waiting_together_ask_the_server_one_at_a_time(
+    database: TestDatabase, relay: Relay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Requests that wait together while the server is down all fail fast, but try at most
+    one connection at a time, taking each other's verdict: each used to open its own (one
+    more than the pool's ``max_size`` apiece), and to write the verdict concurrently."""
+    backend = PostgresBackend(relayed_url(database, relay), max_connections=2)
+    engine = backend.engine
+    trying, tried, most = 0, 0, 0
+    counting = threading.Lock()
+    connect = psycopg.connect  # the engine's own tries; the pool connects otherwise
+
+    def counted(*args: Any, **kwargs: Any) -> psycopg.Connection[Any]:
+        nonlocal trying, tried, most
+        with counting:
+            trying, tried = trying + 1, tried + 1
+            most = max(most, trying)
+        try:
+            time.sleep(0.2)  # a slow refusal, so that overlapping tries would show
+            return connect(*args, **kwargs)
+        finally:
+            with counting:
+                trying -= 1
+
+    raised: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            engine.execute("SELECT 1")
+        except BaseException as error:  # collected for the assertion
+            raised.append(error)
+
+    try:
+        engine.execute("SELECT 1")
+        monkeypatch.setattr(psycopg, "connect", counted)
+        relay.cut()
+        readers = [threading.Thread(target=read) for _ in range(6)]
+        started = time.monotonic()
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join()
+        took = time.monotonic() - started
+    finally:
+        backend.close()
+    assert [StorageUnavailable] * 6 == [type(error) for error in raised], raised
+    assert 1 == most
+    assert tried < 6, tried
+    assert took < FAST, took

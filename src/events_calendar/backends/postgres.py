@@ -19,10 +19,14 @@ transaction whose connection breaks before any statement of the caller's ran is 
 once on a fresh one (``_begin``): the server cannot have applied anything of it.
 
 Outage: while the server refuses connections, a request that finds no idle connection used
-to wait ``POOL_TIMEOUT_SECONDS`` for one the pool could not make. It now waits
-``POOL_PATIENCE_SECONDS``, and when the pool's own connection attempts have been failing it
-tries one connection itself: refused, it fails at once with ``StorageUnavailable`` (an HTTP
-503); made, it waits on as before (``_pooled``). A pool that is merely busy waits as before.
+to wait ``POOL_TIMEOUT_SECONDS`` for one the pool could not make. When none of the pool's
+connections is lent (none can come back to serve it), a request now waits
+``POOL_PATIENCE_SECONDS``, then tries one connection itself: refused by a server that is down,
+it fails at once with ``StorageUnavailable`` (an HTTP 503), and so do later requests while a
+new try is refused; made, or refused only for want of a free connection slot, it waits on
+(``_pooled``, ``_raise_if_down``). A pool that is merely busy (connections lent) waits in the
+pool's first-come, first-served queue as before, also when the server's or the role's
+connection limit keeps the pool from growing.
 """
 
 from __future__ import annotations
@@ -66,10 +70,17 @@ COPY_FROM = 50
 INDEX_BUILD_MEMORY = "256MB"
 #: How long a statement waits for a pooled connection before giving up.
 POOL_TIMEOUT_SECONDS = 30.0
-#: How long a statement waits for a pooled connection before asking whether the server
-#: still takes connections, if the pool's own attempts have been failing (``_raise_if_down``):
-#: far longer than a healthy server takes to accept one, far shorter than the pool's timeout.
+#: How long a statement waits for a pooled connection, when none is lent, before asking
+#: whether the server still takes connections (``_raise_if_down``): far longer than a healthy
+#: server takes to accept one, far shorter than the pool's timeout.
 POOL_PATIENCE_SECONDS = 0.5
+#: How PostgreSQL words a connection refused for want of a free slot (SQLSTATE 53300:
+#: ``max_connections``, a role's or a database's ``CONNECTION LIMIT``, the reserved slots).
+#: libpq gives no SQLSTATE for a failed connection, so the text is all there is; a server
+#: answering in another language is taken as refusing (failing fast, as a down server does).
+_NO_FREE_SLOT = re.compile(
+    r"too many (?:clients|connections)|connection slots are reserved", re.IGNORECASE
+)
 
 _ERRORS = DriverErrors(
     integrity=(psycopg.errors.IntegrityError,),
@@ -265,10 +276,17 @@ class PostgresEngine(Engine):
         self._closed = False  # set by ``close``
         options: dict[str, Any] = {"autocommit": True, "connect_timeout": connect_timeout}
         self._options = options
-        #: The pool's failed connection attempts when the server last took one of
-        #: ``_raise_if_down``'s, and why its last one was refused (``None``: it was not).
-        self._failures_seen = 0
-        self._refused: str | None = None
+        #: How many pooled connections are lent now (``_pooled``): while any is, a request
+        #: waits for one in the pool's queue rather than asking whether the server is down.
+        self._lent = 0
+        self._lending = threading.Lock()
+        #: Held while one thread tries a connection for ``_raise_if_down``: the others wait
+        #: for its verdict rather than each opening one more connection to the server.
+        self._probing = threading.Lock()
+        #: How many tries ``_raise_if_down`` has finished, and why the last was refused by a
+        #: server that is down (``None``: it was not). Written only under ``_probing``.
+        self._probes = 0
+        self._refusal: psycopg.Error | None = None
         try:
             with psycopg.connect(url, **options) as connection:
                 self.migrate(connection, migrations)
@@ -372,47 +390,83 @@ class PostgresEngine(Engine):
     @contextmanager
     def _pooled(self) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection for the block, lent as ``ConnectionPool.connection`` lends it
-        (committed or rolled back at the end, then given back), but not waited for while the
-        server is down: after ``POOL_PATIENCE_SECONDS`` without one, ``_raise_if_down`` may
-        fail the request at once; otherwise it waits up to ``POOL_TIMEOUT_SECONDS`` in all."""
-        try:
-            connection = self._pool.getconn(timeout=POOL_PATIENCE_SECONDS)
-        except PoolTimeout:
-            self._raise_if_down()
-            try:
-                connection = self._pool.getconn(
-                    timeout=POOL_TIMEOUT_SECONDS - POOL_PATIENCE_SECONDS
-                )
-            except PoolTimeout:  # the wait in all, not its second part
-                raise PoolTimeout(
-                    f"couldn't get a connection after {POOL_TIMEOUT_SECONDS:.2f} sec"
-                ) from None
+        (committed or rolled back at the end, then given back; ``_lent`` counts it), but not
+        waited for while the server is down (``_getconn``)."""
+        connection = self._getconn()
+        with self._lending:
+            self._lent += 1
         try:
             with connection:
                 yield connection
         finally:
+            with self._lending:
+                self._lent -= 1
             self._pool.putconn(connection)
+
+    def _getconn(self) -> psycopg.Connection[Any]:
+        """A connection from the pool, waited for up to ``POOL_TIMEOUT_SECONDS``; sooner
+        ``StorageUnavailable`` when the server is down.
+
+        While another request holds one of the pool's connections, this one waits in the
+        pool's queue, once, the full timeout: the lent connection comes back to serve it, in
+        the order the requests came, and the server gets no extra connection. (Leaving the
+        queue after ``POOL_PATIENCE_SECONDS`` to ask the server, then joining it again at its
+        end, served later requests first, and a pool that could not grow past a connection
+        limit failed requests the lent connections would have served.) Only when none is
+        lent, so none can come back, is the wait cut at ``POOL_PATIENCE_SECONDS`` to ask
+        ``_raise_if_down``. After a refusal every request asks first, so that those that
+        find a connection lent fail fast too while the server stays down. (The pool's own
+        ``pool_size`` cannot tell "none lent": it counts the reconnections it keeps retrying
+        while the server is down, so it stays above 0 then.) A request that finds one lent
+        in the instant the server goes down, before any refusal, still waits the timeout."""
+        if self._refusal is not None:
+            self._raise_if_down()
+        with self._lending:
+            any_lent = self._lent > 0
+        if any_lent:
+            return self._pool.getconn(timeout=POOL_TIMEOUT_SECONDS)
+        try:
+            return self._pool.getconn(timeout=POOL_PATIENCE_SECONDS)
+        except PoolTimeout:
+            self._raise_if_down()
+        try:
+            return self._pool.getconn(timeout=POOL_TIMEOUT_SECONDS - POOL_PATIENCE_SECONDS)
+        except PoolTimeout:  # the wait in all, not its second part
+            raise PoolTimeout(
+                f"couldn't get a connection after {POOL_TIMEOUT_SECONDS:.2f} sec"
+            ) from None
 
     def _raise_if_down(self) -> None:
         """``StorageUnavailable`` now, with libpq's reason, when the server refuses a new
-        connection (down, or not listening); nothing when it takes one.
+        connection (down, or not listening); nothing when it takes one, or refuses it only
+        for want of a free slot (SQLSTATE 53300, ``_NO_FREE_SLOT``).
 
         The pool retries a failed connection in the background, backing off, and its callers
         wait ``POOL_TIMEOUT_SECONDS`` whatever the failure: 30 s per request while the server
         was down. Its own attempts are not asked why they failed (that is private to it), so
-        one connection is tried here, and only when the pool's count of failed attempts moved
-        since the server last took one of these, or the last one was refused: a pool that is
-        merely busy (every connection lent, the server well) has failed nothing, and its
-        callers wait for a connection as before, costing the server no extra one."""
-        failures = self._pool.get_stats().get("connections_errors", 0)
-        if failures == self._failures_seen and self._refused is None:
-            return
+        one connection is tried here. A server at its connection limit is up, and the
+        connections it holds of ours come back to serve the request: it is not "down".
+
+        One thread tries at a time (``_probing``): the others wait for that try and take its
+        verdict, so however many requests wait, the server gets at most one connection more
+        than the pool's, and the verdict is never written by two threads at once."""
+        asked = self._probes
+        with self._probing:
+            if self._probes == asked:  # no try finished since this request asked: try
+                self._refusal = self._try_connecting()
+                self._probes += 1
+            refusal = self._refusal
+        if refusal is not None:
+            raise StorageUnavailable.of(self.database, _reason(refusal)) from refusal
+
+    def _try_connecting(self) -> psycopg.Error | None:
+        """Why the server refuses a new connection because it is down; ``None`` when it took
+        it, or refused it for want of a free slot only (it is up: wait for a lent one)."""
         try:
             psycopg.connect(self.url, **self._options).close()
         except psycopg.Error as error:
-            self._refused = _reason(error)
-            raise StorageUnavailable.of(self.database, self._refused) from error
-        self._failures_seen, self._refused = failures, None
+            return None if _NO_FREE_SLOT.search(str(error)) else error
+        return None
 
     def _begin(
         self,
