@@ -235,3 +235,46 @@ def test_a_loop_closed_during_a_batch_is_let_go() -> None:
     time.sleep(0.3)  # the worker threads finish their reads and let go of their loops
     gc.collect()
     assert 0 == len(reads._turns._values)
+
+
+def test_a_read_raising_stop_iteration_fails_its_request_only() -> None:
+    """A future refuses ``StopIteration`` (it would end the coroutine awaiting it): it comes
+    back a ``RuntimeError``, as it did through a thread hop of its own, and fails its own
+    request, not the turn answering the others."""
+    reads = ReadBatches(threads=1)
+
+    def read(n: int) -> int:
+        if n == 1:
+            raise StopIteration
+        time.sleep(0.01)
+        return n
+
+    async def run() -> list[Any]:
+        return await asyncio.wait_for(
+            asyncio.gather(
+                *(reads.answer(lambda n=n: read(n)) for n in range(4)), return_exceptions=True
+            ),
+            timeout=5,
+        )
+
+    answers = asyncio.run(run())
+    assert (answers[0], type(answers[1]), answers[2:]) == (0, RuntimeError, [2, 3])
+
+
+def test_a_turn_cancelled_before_it_ran_is_counted_out() -> None:
+    """A turn cancelled before its first step runs no ``finally``: its done callback counts
+    it out, and cancels the reads nobody will take, so later reads start a turn again."""
+    reads = ReadBatches(threads=1)
+
+    async def run() -> tuple[bool, int, list[int]]:
+        first = asyncio.ensure_future(reads.answer(lambda: 1))
+        await asyncio.sleep(0)  # the request queues its read and starts a turn
+        (turn,) = reads._turns().tasks
+        turn.cancel()  # before the turn's first step
+        await asyncio.sleep(0.01)
+        later = await asyncio.wait_for(
+            asyncio.gather(*(reads.answer(lambda n=n: n) for n in range(3))), timeout=5
+        )
+        return first.cancelled(), reads._turns().running, later
+
+    assert (True, 0, [0, 1, 2]) == asyncio.run(run())

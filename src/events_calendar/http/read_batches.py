@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -86,6 +87,10 @@ def _answer_waiting(waiting: deque[_Queued], taken: list[_Answered]) -> None:
             return
         try:
             taken.append(_Answered(queued, True, queued.context.run(queued.work)))
+        except StopIteration as error:  # a future refuses it; a thread hop made it this
+            failure = RuntimeError("the read raised StopIteration")
+            failure.__cause__ = error
+            taken.append(_Answered(queued, False, failure))
         except BaseException as error:  # the request's own failure, raised in its own task
             taken.append(_Answered(queued, False, error))
 
@@ -114,7 +119,7 @@ class ReadBatches:
         turns.running += 1
         task = loop.create_task(self._drain(turns))
         turns.tasks.add(task)
-        task.add_done_callback(turns.tasks.discard)
+        task.add_done_callback(functools.partial(_end, turns))
 
     def _reinforce(self, loop: asyncio.AbstractEventLoop, turns: _Turns) -> None:
         """Reads waited ``patience`` with every turn busy: one more turn, if one may start,
@@ -148,13 +153,27 @@ class ReadBatches:
                 batch.cancel()  # its thread finishes its read; nothing waits for the answer
             raise
         finally:
-            turns.running -= 1
-            # Let go of the loop now, not in callbacks a closing loop may never run: the
+            # Now, not only in the done callback, which a closing loop may never run: the
             # turns are kept per loop, by a weak reference that a reference back would pin.
-            turns.tasks.discard(cast("asyncio.Task[None]", asyncio.current_task()))
-            if turns.running == 0 and turns.reinforcement is not None:
-                turns.reinforcement.cancel()
-                turns.reinforcement = None
+            _end(turns, cast("asyncio.Task[None]", asyncio.current_task()))
+
+
+def _end(turns: _Turns, task: asyncio.Task[None]) -> None:
+    """A turn is over: count it out, once (from its ``finally``, or from its done callback
+    when it was cancelled before it ever ran, with its loop, and no ``finally`` ran); the
+    reads nobody will take then are cancelled with it."""
+    if task not in turns.tasks:
+        return
+    turns.tasks.discard(task)
+    turns.running -= 1
+    if turns.running == 0:
+        if turns.reinforcement is not None:
+            turns.reinforcement.cancel()
+            turns.reinforcement = None
+        if task.done() and task.cancelled():
+            for queued in turns.waiting:
+                queued.answer.cancel()
+            turns.waiting.clear()
 
 
 def _settle(taken: list[_Answered], settled: int) -> int:
