@@ -74,6 +74,9 @@ POOL_TIMEOUT_SECONDS = 30.0
 #: whether the server still takes connections (``_raise_if_down``): far longer than a healthy
 #: server takes to accept one, far shorter than the pool's timeout.
 POOL_PATIENCE_SECONDS = 0.5
+#: How long a statement waits for a pooled connection while the pool catches up with a
+#: server that came back (``_getconn``): it is then served by a connection of its own.
+POOL_CATCHING_UP_SECONDS = 0.05
 #: How PostgreSQL words a connection refused for want of a free slot (SQLSTATE 53300:
 #: ``max_connections``, a role's or a database's ``CONNECTION LIMIT``, the reserved slots).
 #: libpq gives no SQLSTATE for a failed connection, so the text is all there is; a server
@@ -287,6 +290,11 @@ class PostgresEngine(Engine):
         #: server that is down (``None``: it was not). Written only under ``_probing``.
         self._probes = 0
         self._refusal: psycopg.Error | None = None
+        #: A try found the server back after refusing ours; the pool, backing off, may not
+        #: have reconnected yet (``_getconn``). Set under ``_probing``; cleared, with
+        #: ``_pool_behind``, once the pool gives a connection again.
+        self._back_after_refusal = False
+        self._pool_behind = False
         try:
             with psycopg.connect(url, **options) as connection:
                 self.migrate(connection, migrations)
@@ -393,6 +401,10 @@ class PostgresEngine(Engine):
         (committed or rolled back at the end, then given back; ``_lent`` counts it), but not
         waited for while the server is down (``_getconn``)."""
         connection = self._getconn()
+        if connection is None:  # the pool is behind the server: a connection of its own
+            with self._own_connection() as own:
+                yield own
+            return
         with self._lending:
             self._lent += 1
         try:
@@ -403,9 +415,20 @@ class PostgresEngine(Engine):
                 self._lent -= 1
             self._pool.putconn(connection)
 
-    def _getconn(self) -> psycopg.Connection[Any]:
+    @contextmanager
+    def _own_connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection outside the pool for one block, closed after it (``_getconn``)."""
+        try:
+            connection = psycopg.connect(self.url, **self._options)
+        except psycopg.Error as error:
+            raise StorageUnavailable.of(self.database, _reason(error)) from error
+        with connection:  # committed or rolled back, then closed
+            yield connection
+
+    def _getconn(self) -> psycopg.Connection[Any] | None:
         """A connection from the pool, waited for up to ``POOL_TIMEOUT_SECONDS``; sooner
-        ``StorageUnavailable`` when the server is down.
+        ``StorageUnavailable`` when the server is down; ``None`` when the server is back
+        but the pool is not yet (the caller then opens a connection of its own).
 
         While another request holds one of the pool's connections, this one waits in the
         pool's queue, once, the full timeout: the lent connection comes back to serve it, in
@@ -418,17 +441,35 @@ class PostgresEngine(Engine):
         find a connection lent fail fast too while the server stays down. (The pool's own
         ``pool_size`` cannot tell "none lent": it counts the reconnections it keeps retrying
         while the server is down, so it stays above 0 then.) A request that finds one lent
-        in the instant the server goes down, before any refusal, still waits the timeout."""
+        in the instant the server goes down, before any refusal, still waits the timeout.
+
+        After an outage the pool reconnects on its own schedule, backing off (1, 3, 7, 15,
+        31 ... s between tries): once the server is back, a request would wait for the
+        pool's next try, past the timeout after a long outage. So when the server takes a
+        connection again, as a try here finds, while the pool still has none to give, the
+        request is served by a connection of its own (``None``), until the pool gives one
+        again; meanwhile a request waits ``POOL_CATCHING_UP_SECONDS`` for the pool, not
+        ``POOL_PATIENCE_SECONDS``."""
         if self._refusal is not None:
             self._raise_if_down()
         with self._lending:
             any_lent = self._lent > 0
         if any_lent:
             return self._pool.getconn(timeout=POOL_TIMEOUT_SECONDS)
+        behind = self._pool_behind or self._back_after_refusal
         try:
-            return self._pool.getconn(timeout=POOL_PATIENCE_SECONDS)
+            connection = self._pool.getconn(
+                timeout=POOL_CATCHING_UP_SECONDS if behind else POOL_PATIENCE_SECONDS
+            )
         except PoolTimeout:
-            self._raise_if_down()
+            if not behind:
+                self._raise_if_down()
+            if behind or self._back_after_refusal:
+                self._pool_behind = True
+                return None
+        else:
+            self._pool_behind = self._back_after_refusal = False
+            return connection
         try:
             return self._pool.getconn(timeout=POOL_TIMEOUT_SECONDS - POOL_PATIENCE_SECONDS)
         except PoolTimeout:  # the wait in all, not its second part
@@ -453,8 +494,11 @@ class PostgresEngine(Engine):
         asked = self._probes
         with self._probing:
             if self._probes == asked:  # no try finished since this request asked: try
+                was_refused = self._refusal is not None
                 self._refusal = self._try_connecting()
                 self._probes += 1
+                if was_refused and self._refusal is None:
+                    self._back_after_refusal = True
             refusal = self._refusal
         if refusal is not None:
             raise StorageUnavailable.of(self.database, _reason(refusal)) from refusal
