@@ -264,6 +264,9 @@ def zone_name(tz: tzinfo) -> str:
 
 def zone_abbr(dt: datetime) -> str:
     """The zone's abbreviation at that instant: "EDT", "CEST", "UTC"; "UTC+2" for offsets."""
+    tz = dt.tzinfo
+    if tz.__class__ is ZoneInfo:  # an event's own zone, always aware: every event read asks
+        return dt.tzname() or ""
     tz = _require_aware(dt, "dt").tzinfo
     if isinstance(tz, timezone | OffsetZone):
         return zone_name(tz)

@@ -121,10 +121,6 @@ def _cost_details(cost: str) -> CostDetails:
     return parse_cost(cost)[1]
 
 
-def _utc(value: datetime) -> datetime:
-    return value.astimezone(UTC)
-
-
 @attrs.frozen(kw_only=True)
 class _Post:
     """Fields every post kind (event, venue, organizer) shares, as WordPress posts do."""
@@ -142,11 +138,12 @@ class _Post:
     status: Status = _in(Input.STATUS, default=Status.PUBLISH, converter=Status)
     date: datetime = _in(Input.DATETIME, default=_EPOCH)
     date_utc: datetime = attrs.field(
-        init=False, default=attrs.Factory(lambda self: _utc(self.date), takes_self=True)
+        init=False, default=attrs.Factory(lambda self: self.date.astimezone(UTC), takes_self=True)
     )
     modified: datetime = _EPOCH
     modified_utc: datetime = attrs.field(
-        init=False, default=attrs.Factory(lambda self: _utc(self.modified), takes_self=True)
+        init=False,
+        default=attrs.Factory(lambda self: self.modified.astimezone(UTC), takes_self=True),
     )
     slug: str = _in(Input.SLUG, default="")
     description: str = _in(Input.TEXT, default="")
@@ -195,10 +192,12 @@ class Event(_Post):
     locked: bool = attrs.field(default=False, eq=False)
 
     utc_start_date: datetime = attrs.field(
-        init=False, default=attrs.Factory(lambda self: _utc(self.start_date), takes_self=True)
+        init=False,
+        default=attrs.Factory(lambda self: self.start_date.astimezone(UTC), takes_self=True),
     )
     utc_end_date: datetime = attrs.field(
-        init=False, default=attrs.Factory(lambda self: _utc(self.end_date), takes_self=True)
+        init=False,
+        default=attrs.Factory(lambda self: self.end_date.astimezone(UTC), takes_self=True),
     )
     timezone_abbr: str = attrs.field(
         init=False, default=attrs.Factory(lambda self: zone_abbr(self.start_date), takes_self=True)
