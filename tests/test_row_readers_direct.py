@@ -104,3 +104,19 @@ def test_a_class_whose_init_does_more_is_built_by_its_init() -> None:
     assert ["post-init"] == read((3, "x"), None).seen
     with pytest.raises(ValueError, match="'id' must be > 0"):
         read((0, "x"), None)
+
+
+@attrs.frozen(kw_only=True, cache_hash=True)
+class _CachedHash:
+    id: int
+    name: str
+
+
+def test_a_class_caching_its_hash_is_built_by_its_init() -> None:
+    """Its ``__init__`` also resets the cached hash, which setting the fields would skip."""
+    read = record_reader(_CachedHash, ("id", "name"))  # type: ignore[type-var]
+    record = read((3, "x"), None)
+    assert (hash(record), record) == (
+        hash(_CachedHash(id=3, name="x")),
+        _CachedHash(id=3, name="x"),
+    )

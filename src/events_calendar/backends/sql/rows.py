@@ -101,11 +101,16 @@ def _direct_allowed(cls: type) -> bool:
     """Whether attrs' ``__init__`` of ``cls`` only sets each field, converted or made by its
     factory, in ``attrs.fields`` order: what ``_direct`` repeats."""
     hooks = ("__attrs_pre_init__", "__attrs_post_init__")
-    return not any(hasattr(cls, hook) for hook in hooks) and all(
-        field.validator is None
-        and not isinstance(field.converter, attrs.Converter)  # one taking self or the fields
-        and (field.init or field.converter is None)
-        for field in attrs.fields(cls)
+    cached_hash = "_attrs_cached_hash" in getattr(cls, "__slots__", ())  # __init__ resets it
+    return (
+        not cached_hash
+        and not any(hasattr(cls, hook) for hook in hooks)
+        and all(
+            field.validator is None
+            and not isinstance(field.converter, attrs.Converter)  # one taking self or the fields
+            and (field.init or field.converter is None)
+            for field in attrs.fields(cls)
+        )
     )
 
 
