@@ -132,30 +132,67 @@ class ReadBatches:
 
     async def _drain(self, turns: _Turns) -> None:
         """One turn: answer reads in a worker thread until none waits."""
-        taken: list[_Answered] = []
-        settled = 0
-        batch: asyncio.Future[None] | None = None
+        loop = asyncio.get_running_loop()
+        batch = _Batch()
         try:
             while turns.waiting:
-                taken, settled = [], 0
-                batch = asyncio.ensure_future(
-                    anyio.to_thread.run_sync(_answer_waiting, turns.waiting, taken)
-                )
-                while not batch.done():
-                    await asyncio.wait((batch,), timeout=self._patience)
-                    settled = _settle(taken, settled)  # a slow read holds up no answer
-                batch.result()
+                batch = _Batch()
+                batch.every(loop, self._patience)  # a slow read holds up no answer
+                try:
+                    await anyio.to_thread.run_sync(_answer_waiting, turns.waiting, batch.taken)
+                finally:
+                    batch.stop()
+                batch.settle()
         except BaseException:  # cancelled with its loop: so are the reads still waiting
-            for queued in [*(a.queued for a in taken[settled:]), *turns.waiting]:
+            for queued in [*batch.unsettled(), *turns.waiting]:
                 queued.answer.cancel()
             turns.waiting.clear()
-            if batch is not None:
-                batch.cancel()  # its thread finishes its read; nothing waits for the answer
             raise
         finally:
             # Now, not only in the done callback, which a closing loop may never run: the
             # turns are kept per loop, by a weak reference that a reference back would pin.
             _end(turns, cast("asyncio.Task[None]", asyncio.current_task()))
+
+
+@attrs.define
+class _Batch:
+    """The reads one thread hop answers: the answers it has made (``taken``, appended to by
+    the worker thread, a list's append being atomic), and how many of them are handed back."""
+
+    taken: list[_Answered] = attrs.Factory(list)
+    settled: int = 0
+    timer: asyncio.TimerHandle | None = None
+
+    def every(self, loop: asyncio.AbstractEventLoop, seconds: float) -> None:
+        """Hand back the answers made so far every ``seconds`` while the batch runs: a timer,
+        which costs nothing when the batch ends first, as quick ones do."""
+
+        def tick() -> None:
+            self.settle()
+            self.timer = loop.call_later(seconds, tick)
+
+        self.timer = loop.call_later(seconds, tick)
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def settle(self) -> None:
+        """Hand back the answers made and not yet handed back."""
+        end = len(self.taken)
+        for answered in self.taken[self.settled : end]:
+            future = answered.queued.answer
+            if future.done():  # the request was cancelled meanwhile
+                continue
+            if answered.ok:
+                future.set_result(answered.value)
+            else:
+                future.set_exception(answered.value)
+        self.settled = end
+
+    def unsettled(self) -> list[_Queued]:
+        return [answered.queued for answered in self.taken[self.settled :]]
 
 
 def _end(turns: _Turns, task: asyncio.Task[None]) -> None:
@@ -174,18 +211,3 @@ def _end(turns: _Turns, task: asyncio.Task[None]) -> None:
             for queued in turns.waiting:
                 queued.answer.cancel()
             turns.waiting.clear()
-
-
-def _settle(taken: list[_Answered], settled: int) -> int:
-    """Hand back the answers ``taken`` holds past the first ``settled`` (the worker thread
-    may be adding more meanwhile: a list's append is atomic); the count handed back."""
-    end = len(taken)
-    for answered in taken[settled:end]:
-        future = answered.queued.answer
-        if future.done():  # the request was cancelled meanwhile
-            continue
-        if answered.ok:
-            future.set_result(answered.value)
-        else:
-            future.set_exception(answered.value)
-    return end
