@@ -89,7 +89,8 @@ def _endpoint(
     record (``/events/<id>``, a by-slug route, one venue or term) take their turns apart
     from the others (``_routes``): their cost is bounded, a list's or the feed's is not, so
     two slow lists at once (the feed's 5,000 events take about 0.4 s) hold up other
-    lists, never an event's page.
+    lists, never an event's page. Being bounded, they also go to a thread several at a
+    time (``read_batches``): for them the hop cost more than the read.
     """
 
     def answer_now(request: Request, params: dict[str, Any]) -> Response:
