@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -32,3 +35,14 @@ def _isolate_pool_jitter() -> None:
 
 
 _isolate_pool_jitter()
+
+
+@pytest.fixture(scope="module")
+def module_database() -> Iterator[Any]:
+    """A migrated PostgreSQL database for one test module alone (``TestDatabase``), dropped
+    after it: for tests that cut its connections or hold them, which others must not see."""
+    from events_calendar.testing.postgres import TestDatabase, server_url
+
+    own = TestDatabase(server_url())
+    yield own
+    own.drop()

@@ -53,6 +53,20 @@ class _Inside:
                 self.now -= 1
 
 
+def _answer_all(reads: ReadBatches, read: Any, count: int) -> list[Any]:
+    """``read(n)`` for n in ``range(count)``, asked at once; each answer, or its error."""
+
+    async def run() -> list[Any]:
+        return await asyncio.wait_for(
+            asyncio.gather(
+                *(reads.answer(lambda n=n: read(n)) for n in range(count)), return_exceptions=True
+            ),
+            timeout=5,
+        )
+
+    return asyncio.run(run())
+
+
 def test_reads_queued_together_share_a_hop_and_keep_their_answers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -78,12 +92,7 @@ def test_a_read_that_fails_fails_alone(monkeypatch: pytest.MonkeyPatch) -> None:
             raise LookupError("no record 2")
         return n
 
-    async def run() -> list[Any]:
-        return await asyncio.gather(
-            *(reads.answer(lambda n=n: read(n)) for n in range(4)), return_exceptions=True
-        )
-
-    answers = asyncio.run(run())
+    answers = _answer_all(reads, read, 4)
     assert [0, 1, "no record 2", 3] == [a if isinstance(a, int) else str(a) for a in answers]
     assert isinstance(answers[2], LookupError)
     assert 1 == hops.count
@@ -208,15 +217,7 @@ def test_a_read_raising_a_base_exception_fails_its_request_only() -> None:
             raise _Stop
         return n
 
-    async def run() -> list[Any]:
-        return await asyncio.wait_for(
-            asyncio.gather(
-                *(reads.answer(lambda n=n: read(n)) for n in range(3)), return_exceptions=True
-            ),
-            timeout=5,
-        )
-
-    answers = asyncio.run(run())
+    answers = _answer_all(reads, read, 3)
     assert (answers[0], type(answers[1]), answers[2]) == (0, _Stop, 2)
 
 
@@ -249,15 +250,7 @@ def test_a_read_raising_stop_iteration_fails_its_request_only() -> None:
         time.sleep(0.01)
         return n
 
-    async def run() -> list[Any]:
-        return await asyncio.wait_for(
-            asyncio.gather(
-                *(reads.answer(lambda n=n: read(n)) for n in range(4)), return_exceptions=True
-            ),
-            timeout=5,
-        )
-
-    answers = asyncio.run(run())
+    answers = _answer_all(reads, read, 4)
     assert (answers[0], type(answers[1]), answers[2:]) == (0, RuntimeError, [2, 3])
 
 

@@ -18,18 +18,16 @@ import psycopg
 import pytest
 
 from events_calendar.backends.postgres import PostgresBackend, PostgresEngine
-from events_calendar.testing.postgres import TestDatabase, server_url
+from events_calendar.testing.postgres import TestDatabase
 
 #: The limited role's connection limit.
 LIMIT = 2
 
 
 @pytest.fixture(scope="module")
-def database() -> Iterator[TestDatabase]:
+def database(module_database: TestDatabase) -> TestDatabase:
     """A migrated database for this module alone."""
-    own = TestDatabase(server_url())
-    yield own
-    own.drop()
+    return module_database
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ import events_calendar as ec
 from events_calendar.backends.postgres import PostgresBackend, describe_url
 from events_calendar.errors import StorageUnavailable
 from events_calendar.http import create_app
-from events_calendar.testing.postgres import TestDatabase, server_url
+from events_calendar.testing.postgres import TestDatabase
 
 GALA = {"start_date": "2031-06-15 19:00:00", "end_date": "2031-06-15 23:00:00"}
 #: How long a request may take to fail while the server is down (it took 30 s).
@@ -78,11 +78,9 @@ def _end(sock: socket.socket) -> None:
 
 
 @pytest.fixture(scope="module")
-def database() -> Iterator[TestDatabase]:
+def database(module_database: TestDatabase) -> TestDatabase:
     """A migrated database for this module alone."""
-    own = TestDatabase(server_url())
-    yield own
-    own.drop()
+    return module_database
 
 
 @pytest.fixture
