@@ -22,7 +22,7 @@ import psycopg
 import pytest
 
 import events_calendar as ec
-from events_calendar.backends.postgres import PostgresBackend, describe_url
+from events_calendar.backends.postgres import PostgresBackend, PostgresEngine, describe_url
 from events_calendar.errors import StorageUnavailable
 from events_calendar.http import create_app
 from events_calendar.testing.postgres import TestDatabase
@@ -286,3 +286,31 @@ def test_requests_waiting_together_ask_the_server_one_at_a_time(
     assert 1 == most
     assert tried < 6, tried
     assert took < FAST, took
+
+
+def test_a_server_back_but_full_leaves_the_request_waiting_for_the_pool(
+    database: TestDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the pool catches up after an outage a request opens a connection of its own;
+    a server with no free slot for it ("too many clients") is up, so the request waits for
+    the pool's instead of failing."""
+    engine = PostgresEngine(database.url, max_connections=1)
+    try:
+        engine.execute("SELECT 1")  # the pool has its one connection
+        engine._pool_behind = True  # as after an outage: each request may open its own
+        opened: list[str] = []
+
+        def full(*args: Any, **kwargs: Any) -> psycopg.Connection[Any]:
+            opened.append("refused")
+            raise psycopg.OperationalError("FATAL:  sorry, too many clients already")
+
+        monkeypatch.setattr(psycopg, "connect", full)
+        hold = engine._pool.getconn()  # none idle: the request must wait, then tries its own
+        threading.Timer(0.3, engine._pool.putconn, (hold,)).start()
+        started = time.monotonic()
+        (row,) = engine.execute("SELECT 41 + 1").rows
+        took = time.monotonic() - started
+    finally:
+        engine.close()
+    assert (row, opened) == ((42,), ["refused"])
+    assert 0.2 < took < FAST, took

@@ -400,10 +400,10 @@ class PostgresEngine(Engine):
         """A pooled connection for the block, lent as ``ConnectionPool.connection`` lends it
         (committed or rolled back at the end, then given back; ``_lent`` counts it), but not
         waited for while the server is down (``_getconn``)."""
-        connection = self._getconn()
-        if connection is None:  # the pool is behind the server: a connection of its own
-            with self._own_connection() as own:
-                yield own
+        connection, pooled = self._getconn()
+        if not pooled:  # the pool is behind the server: a connection of its own
+            with connection:  # committed or rolled back, then closed
+                yield connection
             return
         with self._lending:
             self._lent += 1
@@ -415,20 +415,20 @@ class PostgresEngine(Engine):
                 self._lent -= 1
             self._pool.putconn(connection)
 
-    @contextmanager
-    def _own_connection(self) -> Iterator[psycopg.Connection[Any]]:
-        """A connection outside the pool for one block, closed after it (``_getconn``)."""
+    def _own_connection(self) -> psycopg.Connection[Any] | None:
+        """A connection outside the pool (``_getconn``); ``None`` when the server has no free
+        slot for it (the caller then waits for the pool's)."""
         try:
-            connection = psycopg.connect(self.url, **self._options)
+            return psycopg.connect(self.url, **self._options)
         except psycopg.Error as error:
+            if _NO_FREE_SLOT.search(str(error)):
+                return None
             raise StorageUnavailable.of(self.database, _reason(error)) from error
-        with connection:  # committed or rolled back, then closed
-            yield connection
 
-    def _getconn(self) -> psycopg.Connection[Any] | None:
-        """A connection from the pool, waited for up to ``POOL_TIMEOUT_SECONDS``; sooner
-        ``StorageUnavailable`` when the server is down; ``None`` when the server is back
-        but the pool is not yet (the caller then opens a connection of its own).
+    def _getconn(self) -> tuple[psycopg.Connection[Any], bool]:
+        """A connection from the pool, waited for up to ``POOL_TIMEOUT_SECONDS``, and
+        ``True``; sooner ``StorageUnavailable`` when the server is down; a connection of its
+        own, and ``False``, when the server is back but the pool is not yet.
 
         While another request holds one of the pool's connections, this one waits in the
         pool's queue, once, the full timeout: the lent connection comes back to serve it, in
@@ -447,7 +447,7 @@ class PostgresEngine(Engine):
         31 ... s between tries): once the server is back, a request would wait for the
         pool's next try, past the timeout after a long outage. So when the server takes a
         connection again, as a try here finds, while the pool still has none to give, the
-        request is served by a connection of its own (``None``), until the pool gives one
+        request is served by a connection of its own, until the pool gives one
         again; meanwhile a request waits ``POOL_CATCHING_UP_SECONDS`` for the pool, not
         ``POOL_PATIENCE_SECONDS``."""
         if self._refusal is not None:
@@ -455,7 +455,7 @@ class PostgresEngine(Engine):
         with self._lending:
             any_lent = self._lent > 0
         if any_lent:
-            return self._pool.getconn(timeout=POOL_TIMEOUT_SECONDS)
+            return self._pool.getconn(timeout=POOL_TIMEOUT_SECONDS), True
         behind = self._pool_behind or self._back_after_refusal
         try:
             connection = self._pool.getconn(
@@ -466,12 +466,14 @@ class PostgresEngine(Engine):
                 self._raise_if_down()
             if behind or self._back_after_refusal:
                 self._pool_behind = True
-                return None
+                own = self._own_connection()
+                if own is not None:
+                    return own, False
         else:
             self._pool_behind = self._back_after_refusal = False
-            return connection
+            return connection, True
         try:
-            return self._pool.getconn(timeout=POOL_TIMEOUT_SECONDS - POOL_PATIENCE_SECONDS)
+            return self._pool.getconn(timeout=POOL_TIMEOUT_SECONDS - POOL_PATIENCE_SECONDS), True
         except PoolTimeout:  # the wait in all, not its second part
             raise PoolTimeout(
                 f"couldn't get a connection after {POOL_TIMEOUT_SECONDS:.2f} sec"
