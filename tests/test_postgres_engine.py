@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from events_calendar.backends import postgres as postgres_module
+from events_calendar.backends import postgres_pool
 from events_calendar.backends.postgres import (
     WRITE_LOCK,
     PostgresEngine,
@@ -172,7 +173,7 @@ def test_queued_writers_leave_readers_a_connection(
     reader in the same process answers at once, as readers never wait for writers. When
     each borrowed a connection first, a dozen of them held the whole pool (10) and the
     reader failed when the pool's timeout ran out."""
-    monkeypatch.setattr(postgres_module, "POOL_TIMEOUT_SECONDS", 3.0)
+    monkeypatch.setattr(postgres_pool, "POOL_TIMEOUT_SECONDS", 3.0)
     engine = PostgresEngine(database.url)
     inside, release = threading.Event(), threading.Event()
     written: list[int] = []

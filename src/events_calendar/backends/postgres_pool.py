@@ -1,0 +1,273 @@
+"""PostgreSQL connections for one engine: a ``psycopg_pool`` pool, and what it does not do.
+
+``Connections.lend()`` lends a connection for a block, as ``ConnectionPool.connection`` does,
+with three things the pool alone got wrong, each measured against a server cut off and brought
+back behind a relay (``tests/test_postgres_outage.py``, ``tests/test_postgres_recovery.py``,
+``tests/test_postgres_busy_pool.py``):
+
+Recovery: after the server restarts (or an administrator ends its backends) every pooled
+connection is dead, and the pool used to hand each one out once, failing as many requests
+after the server was back. A connection is now looked at as it leaves the pool
+(``_check_pooled``, no round trip unless its socket already holds something), and a
+transaction whose connection breaks before any statement of the caller's ran is begun again
+once on a fresh one (``PostgresEngine._begin``): the server cannot have applied anything of it.
+
+Outage: while the server refuses connections, a request that finds no idle connection used
+to wait ``POOL_TIMEOUT_SECONDS`` for one the pool could not make. When none of the pool's
+connections is lent (none can come back to serve it), a request now waits
+``POOL_PATIENCE_SECONDS``, then tries one connection itself: refused by a server that is down,
+it fails at once with ``StorageUnavailable`` (an HTTP 503), and so do later requests while a
+new try is refused; made, or refused only for want of a free connection slot, it waits on
+(``lend``, ``_raise_if_down``). A pool that is merely busy (connections lent) waits in the
+pool's first-come, first-served queue as before, also when the server's or the role's
+connection limit keeps the pool from growing.
+
+Return: after an outage the pool reconnects on its own schedule, backing off (1, 3, 7, 15,
+31 ... s between tries); once the server takes a connection again, a request is served by a
+connection of its own until the pool gives one, rather than at the pool's next try.
+"""
+
+from __future__ import annotations
+
+import re
+import select
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from ..errors import StorageUnavailable
+
+__all__ = [
+    "POOL_CATCHING_UP_SECONDS",
+    "POOL_PATIENCE_SECONDS",
+    "POOL_TIMEOUT_SECONDS",
+    "Connections",
+    "reason",
+]
+
+#: How long a statement waits for a pooled connection before giving up.
+POOL_TIMEOUT_SECONDS = 30.0
+#: How long a statement waits for a pooled connection, when none is lent, before asking
+#: whether the server still takes connections (``_raise_if_down``): far longer than a healthy
+#: server takes to accept one, far shorter than the pool's timeout.
+POOL_PATIENCE_SECONDS = 0.5
+#: How long a statement waits for a pooled connection while the pool catches up with a
+#: server that came back (``_getconn``): it is then served by a connection of its own.
+POOL_CATCHING_UP_SECONDS = 0.05
+#: How PostgreSQL words a connection refused for want of a free slot (SQLSTATE 53300:
+#: ``max_connections``, a role's or a database's ``CONNECTION LIMIT``, the reserved slots).
+#: libpq gives no SQLSTATE for a failed connection, so the text is all there is; a server
+#: answering in another language is taken as refusing (failing fast, as a down server does).
+_NO_FREE_SLOT = re.compile(
+    r"too many (?:clients|connections)|connection slots are reserved", re.IGNORECASE
+)
+
+
+def reason(error: BaseException) -> str:
+    """The first line of a driver error's text (the rest is libpq's hints), for a message."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else "failed"
+
+
+def _has_input(connection: psycopg.Connection[Any]) -> bool:
+    """Whether an idle connection's socket can be read (or is closed) right now, without
+    waiting: one ``poll`` system call, no round trip.
+
+    A healthy idle connection has nothing to read: the server speaks only when asked. A
+    backend that was terminated (a restart, ``pg_terminate_backend``) sent its last error and
+    closed the socket, which then reads as ready. So "nothing to read" means alive, cheaply;
+    "something" means it must be asked (``_check_pooled``)."""
+    try:
+        socket = connection.fileno()
+    except psycopg.Error:  # no socket at all: certainly not usable
+        return True
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(socket, select.POLLIN)
+        return bool(poller.poll(0))
+    readable, _, _ = select.select([socket], [], [], 0)  # Windows: no poll for sockets
+    return bool(readable)
+
+
+class Connections:
+    """The pool of one engine's connections, lent by ``lend`` (see the module's docstring)."""
+
+    def __init__(self, url: str, database: str, options: dict[str, Any], *, max_size: int) -> None:
+        """Open the pool (without waiting for its first connection) for ``url``;
+        ``database`` names it in errors, ``options`` are every connection's."""
+        self._url = url
+        self._database = database
+        self._options = options
+        #: How many pooled connections are lent now (``lend``): while any is, a request
+        #: waits for one in the pool's queue rather than asking whether the server is down.
+        self._lent = 0
+        self._lending = threading.Lock()
+        #: Held while one thread tries a connection for ``_raise_if_down``: the others wait
+        #: for its verdict rather than each opening one more connection to the server.
+        self._probing = threading.Lock()
+        #: How many tries ``_raise_if_down`` has finished, and why the last was refused by a
+        #: server that is down (``None``: it was not). Written only under ``_probing``.
+        self._probes = 0
+        self._refusal: psycopg.Error | None = None
+        #: A try found the server back after refusing ours; the pool, backing off, may not
+        #: have reconnected yet (``_getconn``). Set under ``_probing``; cleared, with
+        #: ``_pool_behind``, once the pool gives a connection again.
+        self._back_after_refusal = False
+        self._pool_behind = False
+        self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            url,
+            kwargs=options,
+            min_size=1,
+            max_size=max_size,
+            timeout=POOL_TIMEOUT_SECONDS,
+            open=False,
+            name=database,
+            check=self._check_pooled,
+        )
+        self.pool.open(wait=False)
+
+    def close(self) -> None:
+        self.pool.close()
+
+    def _check_pooled(self, connection: psycopg.Connection[Any]) -> None:
+        """The pool's check of a connection it is about to hand out: raises when it is dead,
+        and the pool then discards it and takes another.
+
+        Free for a live connection (``_has_input``: one ``poll``, no round trip, where the
+        pool's own ``check_connection`` costs one per checkout). A socket with something to
+        read is asked with an empty statement. A dead one means the server went away, so every
+        idle connection is probably dead too: the pool is checked whole (``check``, a round
+        trip per idle connection, paid once, at recovery), or the pool would find them one at
+        a time, backing off a second, then two, four, ... between them. While the server is
+        still down, a request then waits for a new connection, and ``lend`` fails it soon
+        (``_raise_if_down``)."""
+        if not _has_input(connection):
+            return
+        try:
+            ConnectionPool.check_connection(connection)
+        except psycopg.Error:
+            self.pool.check()
+            raise
+
+    @contextmanager
+    def lend(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection for the block, lent as ``ConnectionPool.connection`` lends it
+        (committed or rolled back at the end, then given back; ``_lent`` counts it), but not
+        waited for while the server is down (``_getconn``)."""
+        connection, pooled = self._getconn()
+        if not pooled:  # the pool is behind the server: a connection of its own
+            with connection:  # committed or rolled back, then closed
+                yield connection
+            return
+        with self._lending:
+            self._lent += 1
+        try:
+            with connection:
+                yield connection
+        finally:
+            with self._lending:
+                self._lent -= 1
+            self.pool.putconn(connection)
+
+    def _own_connection(self) -> psycopg.Connection[Any] | None:
+        """A connection outside the pool (``_getconn``); ``None`` when the server has no free
+        slot for it (the caller then waits for the pool's)."""
+        try:
+            return psycopg.connect(self._url, **self._options)
+        except psycopg.Error as error:
+            if _NO_FREE_SLOT.search(str(error)):
+                return None
+            raise StorageUnavailable.of(self._database, reason(error)) from error
+
+    def _getconn(self) -> tuple[psycopg.Connection[Any], bool]:
+        """A connection from the pool, waited for up to ``POOL_TIMEOUT_SECONDS``, and
+        ``True``; sooner ``StorageUnavailable`` when the server is down; a connection of its
+        own, and ``False``, when the server is back but the pool is not yet.
+
+        While another request holds one of the pool's connections, this one waits in the
+        pool's queue, once, the full timeout: the lent connection comes back to serve it, in
+        the order the requests came, and the server gets no extra connection. (Leaving the
+        queue after ``POOL_PATIENCE_SECONDS`` to ask the server, then joining it again at its
+        end, served later requests first, and a pool that could not grow past a connection
+        limit failed requests the lent connections would have served.) Only when none is
+        lent, so none can come back, is the wait cut at ``POOL_PATIENCE_SECONDS`` to ask
+        ``_raise_if_down``. After a refusal every request asks first, so that those that
+        find a connection lent fail fast too while the server stays down. (The pool's own
+        ``pool_size`` cannot tell "none lent": it counts the reconnections it keeps retrying
+        while the server is down, so it stays above 0 then.) A request that finds one lent
+        in the instant the server goes down, before any refusal, still waits the timeout.
+
+        After an outage the pool reconnects on its own schedule, backing off (1, 3, 7, 15,
+        31 ... s between tries): once the server is back, a request would wait for the
+        pool's next try, past the timeout after a long outage. So when the server takes a
+        connection again, as a try here finds, while the pool still has none to give, the
+        request is served by a connection of its own, until the pool gives one
+        again; meanwhile a request waits ``POOL_CATCHING_UP_SECONDS`` for the pool, not
+        ``POOL_PATIENCE_SECONDS``."""
+        if self._refusal is not None:
+            self._raise_if_down()
+        with self._lending:
+            any_lent = self._lent > 0
+        if any_lent:
+            return self.pool.getconn(timeout=POOL_TIMEOUT_SECONDS), True
+        behind = self._pool_behind or self._back_after_refusal
+        try:
+            connection = self.pool.getconn(
+                timeout=POOL_CATCHING_UP_SECONDS if behind else POOL_PATIENCE_SECONDS
+            )
+        except PoolTimeout:
+            if not behind:
+                self._raise_if_down()
+            if behind or self._back_after_refusal:
+                self._pool_behind = True
+                own = self._own_connection()
+                if own is not None:
+                    return own, False
+        else:
+            self._pool_behind = self._back_after_refusal = False
+            return connection, True
+        try:
+            return self.pool.getconn(timeout=POOL_TIMEOUT_SECONDS - POOL_PATIENCE_SECONDS), True
+        except PoolTimeout:  # the wait in all, not its second part
+            raise PoolTimeout(
+                f"couldn't get a connection after {POOL_TIMEOUT_SECONDS:.2f} sec"
+            ) from None
+
+    def _raise_if_down(self) -> None:
+        """``StorageUnavailable`` now, with libpq's reason, when the server refuses a new
+        connection (down, or not listening); nothing when it takes one, or refuses it only
+        for want of a free slot (SQLSTATE 53300, ``_NO_FREE_SLOT``).
+
+        The pool retries a failed connection in the background, backing off, and its callers
+        wait ``POOL_TIMEOUT_SECONDS`` whatever the failure: 30 s per request while the server
+        was down. Its own attempts are not asked why they failed (that is private to it), so
+        one connection is tried here. A server at its connection limit is up, and the
+        connections it holds of ours come back to serve the request: it is not "down".
+
+        One thread tries at a time (``_probing``): the others wait for that try and take its
+        verdict, so however many requests wait, the server gets at most one connection more
+        than the pool's, and the verdict is never written by two threads at once."""
+        asked = self._probes
+        with self._probing:
+            if self._probes == asked:  # no try finished since this request asked: try
+                was_refused = self._refusal is not None
+                self._refusal = self._try_connecting()
+                self._probes += 1
+                if was_refused and self._refusal is None:
+                    self._back_after_refusal = True
+            refusal = self._refusal
+        if refusal is not None:
+            raise StorageUnavailable.of(self._database, reason(refusal)) from refusal
+
+    def _try_connecting(self) -> psycopg.Error | None:
+        """Why the server refuses a new connection because it is down; ``None`` when it took
+        it, or refused it for want of a free slot only (it is up: wait for a lent one)."""
+        try:
+            psycopg.connect(self._url, **self._options).close()
+        except psycopg.Error as error:
+            return None if _NO_FREE_SLOT.search(str(error)) else error
+        return None
