@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx
 import psycopg
@@ -250,24 +250,23 @@ def test_a_live_pooled_connection_is_let_out_without_a_round_trip(
     assert (0, True) == (live, len(asked) > 0)
 
 
-def test_a_dropped_table_is_storage_unavailable() -> None:
-    """A table of the schema dropped under a running calendar, and the database opened again
-    without it: reads fail with ``StorageUnavailable`` (HTTP 503 ``storage_unavailable``)
-    naming the database and the table, as SQLite's "no such table" does, not psycopg's
-    untyped ``UndefinedTable``."""
-    own = TestDatabase(server_url())  # dropping a table spoils it for every other test
+def _failures_once_spoiled(change: str, read: Callable[[ec.Calendar, int], object]) -> list[str]:
+    """Run ``change`` on a database of its own under a running calendar, then ``read``
+    there and from the database opened again: both must fail with ``StorageUnavailable``
+    (HTTP 503 ``storage_unavailable``) naming the database; their messages."""
+    own = TestDatabase(server_url())  # spoiling the schema spoils it for every other test
     url = own.url
     cal = ec.connect(url)
     reopened: ec.Calendar | None = None
     try:
-        cal.events.create(title="Gala", **GALA)
+        gala = cal.events.create(title="Gala", **GALA)
         with psycopg.connect(url, autocommit=True) as admin:
-            admin.execute("DROP TABLE events CASCADE")
+            admin.execute(change)
         with pytest.raises(StorageUnavailable) as running:
-            cal.events.list()
+            read(cal, gala.id)
         reopened = ec.connect(url)
         with pytest.raises(StorageUnavailable) as opened:
-            reopened.events.list()
+            read(reopened, gala.id)
     finally:
         cal.close()
         if reopened is not None:
@@ -275,5 +274,22 @@ def test_a_dropped_table_is_storage_unavailable() -> None:
         own.drop()
     for raised in (running.value, opened.value):
         assert ("storage_unavailable", 503) == (raised.code, raised.http_status)
-        assert 'relation "events" does not exist' in raised.message
         assert raised.data["database"].endswith(url.rsplit("/", 1)[1])
+    return [running.value.message, opened.value.message]
+
+
+def test_a_dropped_table_is_storage_unavailable() -> None:
+    """A table of the schema dropped under a running calendar, and the database opened again
+    without it: reads fail with ``StorageUnavailable`` naming the database and the table, as
+    SQLite's "no such table" does, not psycopg's untyped ``UndefinedTable``."""
+    messages = _failures_once_spoiled("DROP TABLE events CASCADE", lambda cal, _: cal.events.list())
+    assert all('relation "events" does not exist' in message for message in messages), messages
+
+
+def test_a_dropped_column_is_storage_unavailable() -> None:
+    """A column of the schema dropped the same way: the same typed failure, naming the
+    column, as SQLite's "no such column" does, not psycopg's untyped ``UndefinedColumn``."""
+    messages = _failures_once_spoiled(
+        "ALTER TABLE events DROP COLUMN cost", lambda cal, event_id: cal.events.get(event_id)
+    )
+    assert all('column "cost" does not exist' in message for message in messages), messages
