@@ -297,7 +297,7 @@ def test_a_server_back_but_full_leaves_the_request_waiting_for_the_pool(
     engine = PostgresEngine(database.url, max_connections=1)
     try:
         engine.execute("SELECT 1")  # the pool has its one connection
-        engine._connections._pool_behind = True  # as after an outage: each may open its own
+        engine._connections._catching_up = True  # as after an outage: each may open its own
         opened: list[str] = []
 
         def full(*args: Any, **kwargs: Any) -> psycopg.Connection[Any]:

@@ -113,11 +113,10 @@ class Connections:
         #: server that is down (``None``: it was not). Written only under ``_probing``.
         self._probes = 0
         self._refusal: psycopg.Error | None = None
-        #: A try found the server back after refusing ours; the pool, backing off, may not
-        #: have reconnected yet (``_getconn``). Set under ``_probing``; cleared, with
-        #: ``_pool_behind``, once the pool gives a connection again.
-        self._back_after_refusal = False
-        self._pool_behind = False
+        #: A try found the server back after refusing ours, and the pool, backing off, has
+        #: not given a connection since (``_getconn``). Set under ``_probing``; cleared once
+        #: the pool gives one again.
+        self._catching_up = False
         self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             url,
             kwargs=options,
@@ -173,14 +172,22 @@ class Connections:
                 self._lent -= 1
             self.pool.putconn(connection)
 
-    def _own_connection(self) -> psycopg.Connection[Any] | None:
-        """A connection outside the pool (``_getconn``); ``None`` when the server has no free
-        slot for it (the caller then waits for the pool's)."""
+    def _connect(self) -> psycopg.Connection[Any] | None:
+        """A new connection outside the pool; ``None`` when the server refused it only for
+        want of a free slot (it is up); a ``psycopg.Error`` when it refused otherwise."""
         try:
             return psycopg.connect(self._url, **self._options)
         except psycopg.Error as error:
             if _NO_FREE_SLOT.search(str(error)):
                 return None
+            raise
+
+    def _own_connection(self) -> psycopg.Connection[Any] | None:
+        """A connection outside the pool for one request (``_getconn``); ``None`` when the
+        server has no free slot for it (the caller then waits for the pool's)."""
+        try:
+            return self._connect()
+        except psycopg.Error as error:
             raise StorageUnavailable.of(self._database, reason(error)) from error
 
     def _getconn(self) -> tuple[psycopg.Connection[Any], bool]:
@@ -214,21 +221,20 @@ class Connections:
             any_lent = self._lent > 0
         if any_lent:
             return self.pool.getconn(timeout=POOL_TIMEOUT_SECONDS), True
-        behind = self._pool_behind or self._back_after_refusal
+        catching_up = self._catching_up
         try:
             connection = self.pool.getconn(
-                timeout=POOL_CATCHING_UP_SECONDS if behind else POOL_PATIENCE_SECONDS
+                timeout=POOL_CATCHING_UP_SECONDS if catching_up else POOL_PATIENCE_SECONDS
             )
         except PoolTimeout:
-            if not behind:
-                self._raise_if_down()
-            if behind or self._back_after_refusal:
-                self._pool_behind = True
+            if not catching_up:
+                self._raise_if_down()  # may find the server back: catching up from now
+            if self._catching_up:
                 own = self._own_connection()
                 if own is not None:
                     return own, False
         else:
-            self._pool_behind = self._back_after_refusal = False
+            self._catching_up = False
             return connection, True
         try:
             return self.pool.getconn(timeout=POOL_TIMEOUT_SECONDS - POOL_PATIENCE_SECONDS), True
@@ -258,7 +264,7 @@ class Connections:
                 self._refusal = self._try_connecting()
                 self._probes += 1
                 if was_refused and self._refusal is None:
-                    self._back_after_refusal = True
+                    self._catching_up = True
             refusal = self._refusal
         if refusal is not None:
             raise StorageUnavailable.of(self._database, reason(refusal)) from refusal
@@ -267,7 +273,9 @@ class Connections:
         """Why the server refuses a new connection because it is down; ``None`` when it took
         it, or refused it for want of a free slot only (it is up: wait for a lent one)."""
         try:
-            psycopg.connect(self._url, **self._options).close()
+            connection = self._connect()
         except psycopg.Error as error:
-            return None if _NO_FREE_SLOT.search(str(error)) else error
+            return error
+        if connection is not None:
+            connection.close()
         return None
