@@ -295,6 +295,7 @@ class SQLiteEngine(Engine):
         cannot write it (``cannot_write``)."""
         self.path = path
         self._name = f"sqlite:///{path}" if path is not None else "sqlite://"
+        self._translate = translating(_ERRORS, self._name)
         #: Whether the file is opened read-only: reads work, a write transaction is
         #: ``StorageUnavailable`` with code ``READ_ONLY_DATABASE`` (``transaction``).
         self.read_only = path is not None and (
@@ -634,10 +635,8 @@ class SQLiteEngine(Engine):
                 return self._execute(self._writer, sql, params)
         return self._execute(self._reader(), sql, params)
 
-    @contextmanager
-    def _translating(self) -> Iterator[None]:
-        with translating(_ERRORS, self._name):
-            yield
+    def _translating(self) -> translating:
+        return self._translate
 
     def _check_open(self) -> None:
         """Refuse any use after ``close``: its connections are gone, and a reader must not be

@@ -6,8 +6,7 @@ statement in ``translating``; nothing else in the library catches a driver excep
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from types import TracebackType
 
 import attrs
 
@@ -49,17 +48,34 @@ def translate(
     return None
 
 
-@contextmanager
-def translating(errors: DriverErrors, database: str) -> Iterator[None]:
+class translating:
     """Run driver calls, turning the driver's errors into ``Conflict`` or
-    ``StorageUnavailable`` (the driver's exception stays attached as the cause)."""
-    try:
-        yield
-    except BaseException as error:
-        mapped = translate(errors, database, error)
-        if mapped is None:
-            raise
-        raise mapped from error
+    ``StorageUnavailable`` (the driver's exception stays attached as the cause).
+
+    A class, not a generator: every statement passes through one, and an engine keeps one
+    and enters it again (it holds no state between uses), where a generator-based context
+    manager cost a new generator and four calls a statement."""
+
+    __slots__ = ("database", "errors")
+
+    def __init__(self, errors: DriverErrors, database: str) -> None:
+        self.errors = errors
+        self.database = database
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if error is None:
+            return
+        mapped = translate(self.errors, self.database, error)
+        if mapped is not None:
+            raise mapped from error
 
 
 def _first_line(error: BaseException) -> str:
