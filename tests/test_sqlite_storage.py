@@ -85,6 +85,22 @@ def test_only_the_writer_maps_the_file(tmp_path: Path) -> None:
         backend.close()
 
 
+def test_readers_keep_temporary_tables_in_memory(tmp_path: Path) -> None:
+    """Readers (``PRAGMA temp_store`` 2): a statement needing two temporary tables (a page's
+    links, an ``IN`` list in each part of a union) opened a temporary file with SQLite's
+    default, several times what the statement itself cost. Not the writer (0, the default):
+    a bulk load's temporary data stays on disk."""
+    backend = SQLiteBackend(tmp_path / "cal.db")
+    engine = backend.engine
+    try:
+        assert (0, 2) == (
+            engine.db.execute("PRAGMA temp_store").fetchone()[0],
+            engine.read_connection().execute("PRAGMA temp_store").fetchone()[0],
+        )
+    finally:
+        backend.close()
+
+
 def test_every_connection_fires_triggers_recursively(tmp_path: Path) -> None:
     """Writer and readers alike: a REPLACE that deletes a row fires its delete triggers
     only with recursive triggers on."""

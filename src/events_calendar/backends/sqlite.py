@@ -446,6 +446,13 @@ class SQLiteEngine(Engine):
         reader: sqlite3.Connection | None = getattr(self._local, "db", None)
         if reader is None:
             reader = self._local.db = self._connect(cache_kib=READER_CACHE_KIB)
+            # A reader's temporary tables (an ``IN`` list, a union's parts) in memory: with
+            # SQLite's default, a statement needing two of them opened a temporary file,
+            # 30 µs a statement, four times what reading a page's links costs. Readers only:
+            # the writer's (a bulk load's index builds) grew a 100,000-event load's peak RSS
+            # by a sixth.
+            with self._translating():
+                reader.execute("PRAGMA temp_store = MEMORY")
             with self._readers_lock:
                 self._readers.append(reader)
         return reader
