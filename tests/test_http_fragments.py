@@ -8,6 +8,7 @@ import gc
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import httpx
 import orjson
 import pytest
@@ -15,7 +16,7 @@ from tests.http_helpers import NOW, SITE, basic
 
 import events_calendar as ec
 from events_calendar.http import create_app
-from events_calendar.http.fragments import Fragments
+from events_calendar.http.fragments import Exactly, Fragments
 from events_calendar.http.responses import dumps
 from events_calendar.http.urls import Urls
 from events_calendar.http.wire import Wire
@@ -141,3 +142,21 @@ def test_fragments_keep_at_most_their_bound_dropping_the_oldest() -> None:
         fragments.get(key, lambda key=key: {"made": key})
     remade = fragments.get("a", lambda: {"made": "again"})
     assert (2, {"made": "again"}, 4) == (len(fragments), remade, fragments.misses)
+
+
+def test_versions_of_an_event_changed_within_one_second_are_kept_apart() -> None:
+    """An event's key is hashed by kind, id and ``modified`` alone (``Exactly``), so two
+    versions written in the same second share a hash: each is still presented as it is."""
+    cal, ids = _calendar()
+    fragments = Fragments()
+    wire = Wire(Urls(SITE, "/wp-json", "tribe/events/v1"), cal.settings, cal.zone, list, fragments)
+    gala = cal.events.get(ids["gala"])
+    renamed = attrs.evolve(gala, title="Ball")
+    related = cal.events.related([gala])
+    shown = [orjson.loads(dumps(wire.event(e, related)))["title"] for e in (gala, renamed, gala)]
+    assert (["Gala", "Ball", "Gala"], 1, 2) == (shown, fragments.hits, fragments.misses)
+    assert (hash(Exactly(gala)), True, False) == (
+        hash(Exactly(renamed)),
+        Exactly(gala) == Exactly(attrs.evolve(gala)),
+        Exactly(gala) == Exactly(renamed),
+    )

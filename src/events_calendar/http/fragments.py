@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Fragments"]
+if TYPE_CHECKING:
+    from ..records import Event, Organizer, Venue
+
+__all__ = ["Exactly", "Fragments"]
 
 
 class Fragments:
@@ -54,3 +57,27 @@ class Fragments:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+class Exactly:
+    """A venue, organizer or event as part of a fragment's key: equal to another when the
+    records are equal, every field compared, but hashed by kind, id and last change alone.
+
+    A record's own hash walks all its fields, six of them zone-aware datetimes whose hash
+    asks their zone for its offset: 5.6 µs an event read afresh, a tenth of an uncached
+    page of ten. Versions of one record share a hash here, which equality then tells
+    apart: a record changed within one second keeps its ``modified``, and only its few
+    versions still kept ever meet in one bucket.
+    """
+
+    __slots__ = ("_hash", "record")
+
+    def __init__(self, record: Event | Venue | Organizer) -> None:
+        self.record = record
+        self._hash = hash((record.kind, record.id, record.modified))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Exactly) and self.record == other.record

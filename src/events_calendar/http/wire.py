@@ -23,7 +23,7 @@ from ..records import Category, Event, Kind, Organizer, Tag, Venue
 from ..settings import Settings
 from ..statuses import Status
 from ..web_addresses import path_of
-from .fragments import Fragments
+from .fragments import Exactly, Fragments
 from .responses import serialised
 from .urls import TAXONOMIES, Urls
 from .wire_dates import date_details, stated_isoformat
@@ -108,12 +108,12 @@ class Wire:
             single,
             # A single read describes the linked records the caller may read on their own.
             tuple(r.id in related.readable for r in (*venues, *organizers)) if single else (),
-            event,
+            Exactly(event),
             event.locked,  # not part of an event's equality
             len(venues),
-            *venues,
+            *map(Exactly, venues),
             len(organizers),
-            *organizers,
+            *map(Exactly, organizers),
             len(categories),
             *categories,
             len(tags),
