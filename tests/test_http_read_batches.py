@@ -8,6 +8,7 @@ import contextvars
 import gc
 import threading
 import time
+import weakref
 from typing import Any
 
 import anyio.to_thread
@@ -271,3 +272,72 @@ def test_a_turn_cancelled_before_it_ran_is_counted_out() -> None:
         return first.cancelled(), reads._turns().running, later
 
     assert (True, 0, [0, 1, 2]) == asyncio.run(run())
+
+
+def test_a_read_whose_request_was_cancelled_while_it_waited_is_not_run() -> None:
+    """A client gone (its request cancelled) before a thread took its read: the read is
+    skipped, and the reads beside it are answered."""
+    reads = ReadBatches(threads=1)
+    ran: list[int] = []
+
+    def read(n: int, seconds: float = 0.0) -> int:
+        time.sleep(seconds)
+        ran.append(n)
+        return n
+
+    async def run() -> list[Any]:
+        slow = asyncio.ensure_future(reads.answer(lambda: read(0, 0.2)))
+        await asyncio.sleep(0.05)  # the thread is inside the slow read
+        gone = asyncio.ensure_future(reads.answer(lambda: read(1)))
+        kept = asyncio.ensure_future(reads.answer(lambda: read(2)))
+        await asyncio.sleep(0)
+        gone.cancel()
+        return await asyncio.gather(slow, gone, kept, return_exceptions=True)
+
+    answers = asyncio.run(asyncio.wait_for(run(), 10))
+    assert (0, True, 2, [0, 2]) == (
+        answers[0],
+        isinstance(answers[1], asyncio.CancelledError),
+        answers[2],
+        ran,
+    )
+
+
+def test_a_turn_keeps_no_request_context_alive() -> None:
+    """The turn a request started goes on answering others' reads after that request is
+    done: it must not hold the values of the request's context (what they refer to)."""
+    reads = ReadBatches(threads=1)
+    scoped: contextvars.ContextVar[object] = contextvars.ContextVar("scoped")
+
+    class Held:
+        pass
+
+    async def request(n: int, refs: list[weakref.ref[Held]]) -> int:
+        held = Held()
+        scoped.set(held)
+        refs.append(weakref.ref(held))
+        return await reads.answer(lambda: n)
+
+    async def run() -> list[bool]:
+        refs: list[weakref.ref[Held]] = []
+        slow_runs = threading.Event()
+
+        def slow() -> int:
+            slow_runs.set()
+            time.sleep(0.4)
+            return -1
+
+        # A full batch of quick reads, the first of which starts the turn; the slow read
+        # queued behind them is the turn's next batch, which outlives all of their requests.
+        quick = [asyncio.ensure_future(request(n, refs)) for n in range(MAX_BATCH)]
+        later = asyncio.ensure_future(reads.answer(slow))
+        await asyncio.wait(quick)
+        del quick
+        while not slow_runs.is_set():
+            await asyncio.sleep(0.01)
+        gc.collect()
+        alive = [ref() is not None for ref in refs]
+        assert -1 == await later
+        return alive
+
+    assert [False] * MAX_BATCH == asyncio.run(asyncio.wait_for(run(), 10))

@@ -79,12 +79,15 @@ class _Turns:
 def _answer_waiting(waiting: deque[_Queued], taken: list[_Answered]) -> None:
     """In a worker thread: answer reads from the queue, one after another, until it is empty
     or ``MAX_BATCH`` are answered. Each outcome goes into ``taken`` as soon as it is known,
-    so a cancelled turn can still cancel the requests it had taken."""
+    so a cancelled turn can still cancel the requests it had taken. A read whose request was
+    cancelled meanwhile is not run (its future is only read here: set by the loop alone)."""
     while len(taken) < MAX_BATCH:
         try:
             queued = waiting.popleft()
         except IndexError:
             return
+        if queued.answer.done():  # its request was cancelled while it waited: no one asks
+            continue
         try:
             taken.append(_Answered(queued, True, queued.context.run(queued.work)))
         except StopIteration as error:  # a future refuses it; a thread hop made it this
@@ -112,14 +115,19 @@ class ReadBatches:
         if turns.running == 0:
             self._start(loop, turns)
         elif turns.running < self._threads and turns.reinforcement is None:
-            turns.reinforcement = loop.call_later(self._patience, self._reinforce, loop, turns)
+            turns.reinforcement = loop.call_later(
+                self._patience, self._reinforce, loop, turns, context=contextvars.Context()
+            )
         return cast(T, await answer)
 
     def _start(self, loop: asyncio.AbstractEventLoop, turns: _Turns) -> None:
         turns.running += 1
-        task = loop.create_task(self._drain(turns))
+        # In a context of its own, its callback too: the turn outlives the request that
+        # started it, whose values (a request id, a tenant, what they hold) it must not keep.
+        own = contextvars.Context()
+        task = loop.create_task(self._drain(turns), context=own)
         turns.tasks.add(task)
-        task.add_done_callback(functools.partial(_end, turns))
+        task.add_done_callback(functools.partial(_end, turns), context=own)
 
     def _reinforce(self, loop: asyncio.AbstractEventLoop, turns: _Turns) -> None:
         """Reads waited ``patience`` with every turn busy: one more turn, if one may start,
