@@ -81,6 +81,7 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
         (10, "anything_only_when_rows_change"),
         (11, "search_indexes_fold_accents"),
         (12, "event_search_text_stored"),
+        (13, "links_read_from_an_index"),
     ] == _versions(engine)
     engine.close()
 
