@@ -82,6 +82,7 @@ def test_migrations_run_once(fresh: TestDatabase) -> None:
         (11, "search_indexes_fold_accents"),
         (12, "event_search_text_stored"),
         (13, "links_read_from_an_index"),
+        (14, "linked_search_text_stored"),
     ] == _versions(engine)
     engine.close()
 

@@ -4,7 +4,8 @@ Every table's columns come from the shared schema (``sql.schema``), so a record 
 declared once. Beside the tables, PostgreSQL gets what makes every filter an index lookup:
 B-tree indexes on instants, statuses and link targets, and ``pg_trgm`` GIN indexes on the
 case-folded text a search reads (the same ``search_text`` expressions ``PostgresDialect``
-writes, so the planner matches them; the events' text is a stored column, ``FOLDED_TEXT``).
+writes, so the planner matches them; the events' text is a stored column, ``FOLDED_TEXT``,
+and so is each search field of the venues and organizers, ``folded_column``).
 Triggers keep each term's ``count`` and the one-row ``data_generation`` counter current, in
 the writer's own transaction.
 
@@ -46,6 +47,7 @@ __all__ = [
     "MIGRATIONS",
     "Migration",
     "fold",
+    "folded_column",
     "search_text",
 ]
 
@@ -115,13 +117,28 @@ def _fold_function() -> str:
 FOLDED_TEXT = "folded_text"
 
 
+#: The venues' and organizers' search fields, each stored folded in a column of its own
+#: (``folded_column``, migration 14).
+_STORED_FIELDS: dict[str, tuple[str, ...]] = {
+    TABLES[kind]: LINKED_SEARCH_FIELDS[kind] for kind in ("venue", "organizer")
+}
+
+
+def folded_column(field: str) -> str:
+    """The venue's or organizer's column storing ``field`` folded (migration 14)."""
+    return f"folded_{field}"
+
+
 def search_text(table: str, fields: tuple[str, ...] | list[str], alias: str = "") -> str:
     """The text a search of ``table`` reads: ``fields`` joined by newlines, folded; for the
-    events' search fields together, the column that stores it (``FOLDED_TEXT``). The trigram
-    indexes and the dialect's search clause both spell it with this function, so they
-    match."""
+    events' search fields together, the column that stores it (``FOLDED_TEXT``), for one
+    search field of a venue or organizer, its own (``folded_column``). The trigram indexes
+    and the dialect's search clause both spell it with this function, so they match."""
+    prefix = f"{alias}." if alias else ""
     if table == "events" and tuple(fields) == EVENT_SEARCH_FIELDS:
-        return f'{alias}."{FOLDED_TEXT}"' if alias else f'"{FOLDED_TEXT}"'
+        return f'{prefix}"{FOLDED_TEXT}"'
+    if len(fields) == 1 and fields[0] in _STORED_FIELDS.get(table, ()):
+        return f'{prefix}"{folded_column(fields[0])}"'
     return _folded(fields, alias)
 
 
@@ -595,14 +612,14 @@ def _search_indexes() -> list[tuple[str, str, tuple[str, ...]]]:
 
 
 def _rebuilt_search_indexes(
-    text: Callable[[tuple[str, ...]], str], *, only: str | None = None
+    text: Callable[[tuple[str, ...]], str], *, of: str | None = None
 ) -> list[str]:
-    """Every search index (or the one named ``only``) dropped and built again over ``text``
+    """Every search index (or those of table ``of``) dropped and built again over ``text``
     of its fields."""
     return [
         statement
         for name, table, fields in _search_indexes()
-        if only in (None, name)
+        if of in (None, table)
         for statement in (
             f'DROP INDEX "{name}"',
             f'CREATE INDEX "{name}" ON "{table}" USING gin ({text(fields)} gin_trgm_ops)',
@@ -689,9 +706,7 @@ def _event_search_text_stored() -> list[str]:
     return [
         f'ALTER TABLE events ADD COLUMN IF NOT EXISTS "{FOLDED_TEXT}" TEXT'
         f" GENERATED ALWAYS AS ({_folded(EVENT_SEARCH_FIELDS)}) STORED",
-        *_rebuilt_search_indexes(
-            lambda fields: search_text("events", fields), only="events_search"
-        ),
+        *_rebuilt_search_indexes(lambda fields: search_text("events", fields), of="events"),
         "ANALYZE events",
     ]
 
@@ -717,6 +732,35 @@ def _links_read_from_an_index() -> list[str]:
     ]
 
 
+def _linked_search_text_stored() -> list[str]:
+    """Each search field of the venues and organizers is stored folded, in a column of its
+    own (``folded_column``), as migration 12 stored the events' text, and its trigram index
+    is built over it. A venue or organizer search (one field must hold every word) called
+    ``FOLD_FUNCTION`` on every field of every row it read: at 20,000 venues each search
+    read them all, 230 to 380 ms, a list and its total; the answers are the same, the text
+    being the same.
+
+    Adding the columns rewrites each table once (one ``ALTER TABLE`` per table), folding
+    every field, under the write lock; each table is then analysed, as in migration 12.
+    ``IF NOT EXISTS``, so that it applies again over a database whose migration record was
+    taken back by hand."""
+    return [statement for table in _STORED_FIELDS for statement in _stored_fields(table)]
+
+
+def _stored_fields(table: str) -> list[str]:
+    """``_linked_search_text_stored`` for one table."""
+    added = ", ".join(
+        f'ADD COLUMN IF NOT EXISTS "{folded_column(field)}" TEXT'
+        f" GENERATED ALWAYS AS ({_folded([field])}) STORED"
+        for field in _STORED_FIELDS[table]
+    )
+    return [
+        f'ALTER TABLE "{table}" {added}',
+        *_rebuilt_search_indexes(lambda fields: search_text(table, fields), of=table),
+        f'ANALYZE "{table}"',
+    ]
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _initial),
     Migration(2, "import_keys", _import_keys),
@@ -731,4 +775,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "search_indexes_fold_accents", _search_indexes_fold_accents),
     Migration(12, "event_search_text_stored", _event_search_text_stored),
     Migration(13, "links_read_from_an_index", _links_read_from_an_index),
+    Migration(14, "linked_search_text_stored", _linked_search_text_stored),
 )
