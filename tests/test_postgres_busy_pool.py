@@ -8,6 +8,7 @@ A role with ``CONNECTION LIMIT 2`` stands for a hosting plan's limit, or for
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 import time
@@ -18,6 +19,7 @@ import psycopg
 import pytest
 
 from events_calendar.backends.postgres import PostgresBackend, PostgresEngine
+from events_calendar.errors import StorageUnavailable
 from events_calendar.testing.postgres import TestDatabase
 
 #: The limited role's connection limit.
@@ -182,3 +184,42 @@ def test_waiting_requests_are_served_in_the_order_they_came(database: TestDataba
         backend.close()
     assert ["first", "second"] == served
     assert 0 == errors
+
+
+def test_a_lent_connection_ended_with_the_server_up_still_serves_the_waiter(
+    database: TestDatabase,
+) -> None:
+    """The pool's one connection, lent, is ended by the server (``pg_terminate_backend``)
+    while a request waits for it: the server is up, so the request is served by the pool's
+    next connection, not failed as if the server were down."""
+    database.reset()
+    backend = PostgresBackend(database.url, max_connections=1)
+    engine = backend.engine
+    lent, ended = threading.Event(), threading.Event()
+    pids: list[int] = []
+    answers: list[object] = []
+
+    def hold() -> None:
+        with contextlib.suppress(StorageUnavailable), engine.reading():
+            pids.append(int(engine.execute("SELECT pg_backend_pid()").scalar()))
+            lent.set()
+            assert ended.wait(timeout=10)
+            engine.execute("SELECT 1")  # its backend is gone: the connection breaks
+
+    holder = threading.Thread(target=hold)
+    waiter = threading.Thread(target=lambda: answers.append(engine.execute("SELECT 42").scalar()))
+    holder.start()
+    try:
+        assert lent.wait(timeout=10)
+        waiter.start()
+        _wait_for(lambda: _waiting(engine) == 1, "the request to queue")
+        with psycopg.connect(database.url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", pids)
+        ended.set()
+        waiter.join(timeout=40)
+    finally:
+        ended.set()
+        holder.join()
+        waiter.join()
+        backend.close()
+    assert [42] == answers

@@ -314,3 +314,50 @@ def test_a_server_back_but_full_leaves_the_request_waiting_for_the_pool(
         engine.close()
     assert (row, opened) == ((42,), ["refused"])
     assert 0.2 < took < FAST, took
+
+
+def test_a_request_waiting_for_a_lent_connection_fails_fast_when_the_server_goes_down(
+    database: TestDatabase, relay: Relay
+) -> None:
+    """A request queued for the pool's one connection, lent in the instant the server goes
+    down, fails with ``StorageUnavailable`` as soon as the lent connection breaks: it waited
+    the pool's whole 30 s for a connection the pool could not make."""
+    engine = PostgresEngine(relayed_url(database, relay), max_connections=1)
+    lent, cut = threading.Event(), threading.Event()
+    raised: list[BaseException] = []
+
+    def hold() -> None:
+        with contextlib.suppress(StorageUnavailable), engine.reading():
+            engine.execute("SELECT 1")
+            lent.set()
+            assert cut.wait(timeout=10)
+            engine.execute("SELECT 2")  # the server is gone: the lent connection breaks
+
+    def request() -> None:
+        try:
+            engine.execute("SELECT 42")
+        except BaseException as error:  # collected for the assertion
+            raised.append(error)
+
+    holder, waiter = threading.Thread(target=hold), threading.Thread(target=request)
+    holder.start()
+    try:
+        assert lent.wait(timeout=10)
+        waiter.start()
+        deadline = time.monotonic() + 10
+        while engine._pool.get_stats().get("requests_waiting", 0) < 1:  # queued for it
+            assert time.monotonic() < deadline, "the request never queued"
+            time.sleep(0.01)
+        started = time.monotonic()
+        relay.cut()
+        cut.set()
+        waiter.join(timeout=60)
+        took = time.monotonic() - started
+    finally:
+        cut.set()
+        holder.join()
+        waiter.join()
+        engine.close()
+    assert [StorageUnavailable] == [type(error) for error in raised], raised
+    assert "refused" in str(raised[0]), raised
+    assert took < FAST, took

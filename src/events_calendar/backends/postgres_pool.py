@@ -20,7 +20,9 @@ it fails at once with ``StorageUnavailable`` (an HTTP 503), and so do later requ
 new try is refused; made, or refused only for want of a free connection slot, it waits on
 (``lend``, ``_raise_if_down``). A pool that is merely busy (connections lent) waits in the
 pool's first-come, first-served queue as before, also when the server's or the role's
-connection limit keeps the pool from growing.
+connection limit keeps the pool from growing. When a lent connection comes back broken and
+the server then refuses a new one, the requests in that queue fail at once
+(``_fail_waiting_if_down``): they waited the pool's whole timeout.
 
 Return: after an outage the pool reconnects on its own schedule, backing off (1, 3, 7, 15,
 31 ... s between tries); once the server takes a connection again, a request is served by a
@@ -32,7 +34,7 @@ from __future__ import annotations
 import re
 import select
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -93,6 +95,23 @@ def _has_input(connection: psycopg.Connection[Any]) -> bool:
     return bool(readable)
 
 
+class _Pool(ConnectionPool[psycopg.Connection[Any]]):
+    """``ConnectionPool`` that can fail the requests waiting in its queue."""
+
+    def fail_waiting(self, error: Callable[[], Exception]) -> int:
+        """Fail every request waiting in the queue now, each with an ``error()`` of its
+        own (raised by its ``getconn``); how many took it.
+
+        The pool fails its waiters so only when it closes (``close``, by these same two
+        private attributes); it has no public way to tell waiters that no connection will
+        come. Without it a request queued behind a lent connection when the server went
+        down waited the pool's whole timeout (``Connections._fail_waiting_if_down``)."""
+        with self._lock:
+            waiting = list(self._waiting)
+            self._waiting.clear()
+        return sum(client.fail(error()) for client in waiting)
+
+
 class Connections:
     """The pool of one engine's connections, lent by ``lend`` (see the module's docstring)."""
 
@@ -117,7 +136,7 @@ class Connections:
         #: not given a connection since (``_getconn``). Set under ``_probing``; cleared once
         #: the pool gives one again.
         self._catching_up = False
-        self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+        self.pool = _Pool(
             url,
             kwargs=options,
             min_size=1,
@@ -168,9 +187,35 @@ class Connections:
             with connection:
                 yield connection
         finally:
+            broken = connection.broken  # read before the pool closes it
             with self._lending:
                 self._lent -= 1
             self.pool.putconn(connection)
+            if broken:
+                self._fail_waiting_if_down()
+
+    def _fail_waiting_if_down(self) -> None:
+        """After a lent connection broke: when requests wait in the pool's queue and the
+        server now refuses connections, fail them all with ``StorageUnavailable``.
+
+        They queued behind the lent connection (``_getconn``: first come, first served, for
+        the pool's whole timeout), and it will not come back: the pool discards it and
+        cannot make another while the server is down. They waited those 30 s. Asking the
+        server (``_verdict``, shared with every request asking at the same time) costs a
+        refused connection attempt; it is made only when a lent connection broke and
+        someone waits. A server that takes the connection (one backend was ended, not the
+        server) leaves them waiting for the pool's replacement, in their order."""
+        if not self.pool.get_stats().get("requests_waiting"):
+            return
+        refusal = self._verdict()
+        if refusal is not None:
+            self.pool.fail_waiting(lambda: self._unavailable(refusal))
+
+    def _unavailable(self, refusal: psycopg.Error) -> StorageUnavailable:
+        """``StorageUnavailable`` for a server that refused a connection with ``refusal``."""
+        error = StorageUnavailable.of(self._database, reason(refusal))
+        error.__cause__ = refusal
+        return error
 
     def _connect(self) -> psycopg.Connection[Any] | None:
         """A new connection outside the pool; ``None`` when the server refused it only for
@@ -206,7 +251,9 @@ class Connections:
         find a connection lent fail fast too while the server stays down. (The pool's own
         ``pool_size`` cannot tell "none lent": it counts the reconnections it keeps retrying
         while the server is down, so it stays above 0 then.) A request that finds one lent
-        in the instant the server goes down, before any refusal, still waits the timeout.
+        in the instant the server goes down waits until that connection breaks (its
+        borrower's next statement, or its commit), then fails with the rest of the queue
+        (``_fail_waiting_if_down``); it waited the whole timeout.
 
         After an outage the pool reconnects on its own schedule, backing off (1, 3, 7, 15,
         31 ... s between tries): once the server is back, a request would wait for the
@@ -257,6 +304,13 @@ class Connections:
         One thread tries at a time (``_probing``): the others wait for that try and take its
         verdict, so however many requests wait, the server gets at most one connection more
         than the pool's, and the verdict is never written by two threads at once."""
+        refusal = self._verdict()
+        if refusal is not None:
+            raise self._unavailable(refusal)
+
+    def _verdict(self) -> psycopg.Error | None:
+        """Why the server refuses a new connection because it is down (``None``: it is up),
+        tried now or by a try that finished while this one waited for it (``_probing``)."""
         asked = self._probes
         with self._probing:
             if self._probes == asked:  # no try finished since this request asked: try
@@ -265,9 +319,7 @@ class Connections:
                 self._probes += 1
                 if was_refused and self._refusal is None:
                     self._catching_up = True
-            refusal = self._refusal
-        if refusal is not None:
-            raise StorageUnavailable.of(self._database, reason(refusal)) from refusal
+            return self._refusal
 
     def _try_connecting(self) -> psycopg.Error | None:
         """Why the server refuses a new connection because it is down; ``None`` when it took
