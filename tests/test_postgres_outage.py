@@ -361,3 +361,38 @@ def test_a_request_waiting_for_a_lent_connection_fails_fast_when_the_server_goes
     assert [StorageUnavailable] == [type(error) for error in raised], raised
     assert "refused" in str(raised[0]), raised
     assert took < FAST, took
+
+
+def test_the_request_that_finds_the_server_back_is_served_by_the_probes_connection(
+    database: TestDatabase, relay: Relay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a refusal, the request whose try finds the server back (the pool still
+    reconnecting on its own schedule) is served by the connection that try made: it closed
+    it and opened another, two connections where one serves."""
+    url = relayed_url(database, relay)
+    cal = ec.connect(url)
+    opened: list[str] = []
+    connect = psycopg.connect  # the engine's own tries; the pool connects otherwise
+
+    def counted(*args: Any, **kwargs: Any) -> psycopg.Connection[Any]:
+        opened.append("opened")
+        return connect(*args, **kwargs)
+
+    try:
+        gala = cal.events.create(title="Gala", **GALA)
+        relay.cut()
+        cut_at = time.monotonic()
+        with pytest.raises(StorageUnavailable):
+            cal.events.get(gala.id)
+        # The pool's tries fail at about 0, 1 and 3 s; its next comes at about 7 s.
+        time.sleep(max(0.0, cut_at + 3.5 - time.monotonic()))
+        back = Relay(relay.target, port=relay.port)
+        monkeypatch.setattr(psycopg, "connect", counted)
+        try:
+            title = cal.events.get(gala.id).title
+        finally:
+            monkeypatch.undo()
+            back.cut()
+    finally:
+        cal.close()
+    assert ("Gala", ["opened"]) == (title, opened)

@@ -26,7 +26,8 @@ the server then refuses a new one, the requests in that queue fail at once
 
 Return: after an outage the pool reconnects on its own schedule, backing off (1, 3, 7, 15,
 31 ... s between tries); once the server takes a connection again, a request is served by a
-connection of its own until the pool gives one, rather than at the pool's next try.
+connection of its own until the pool gives one, rather than at the pool's next try; the
+request whose try found the server back is served by the connection that try made.
 """
 
 from __future__ import annotations
@@ -207,7 +208,9 @@ class Connections:
         server) leaves them waiting for the pool's replacement, in their order."""
         if not self.pool.get_stats().get("requests_waiting"):
             return
-        refusal = self._verdict()
+        refusal, made = self._verdict()
+        if made is not None:  # back already: the pool's next connection serves the queue
+            made.close()
         if refusal is not None:
             self.pool.fail_waiting(lambda: self._unavailable(refusal))
 
@@ -263,7 +266,9 @@ class Connections:
         again; meanwhile a request waits ``POOL_CATCHING_UP_SECONDS`` for the pool, not
         ``POOL_PATIENCE_SECONDS``."""
         if self._refusal is not None:
-            self._raise_if_down()
+            made = self._raise_if_down()
+            if made is not None:  # the server is back, and this try found it
+                return made, False
         with self._lending:
             any_lent = self._lent > 0
         if any_lent:
@@ -275,7 +280,9 @@ class Connections:
             )
         except PoolTimeout:
             if not catching_up:
-                self._raise_if_down()  # may find the server back: catching up from now
+                made = self._raise_if_down()  # may find the server back: catching up from now
+                if made is not None:
+                    return made, False
             if self._catching_up:
                 own = self._own_connection()
                 if own is not None:
@@ -290,10 +297,12 @@ class Connections:
                 f"couldn't get a connection after {POOL_TIMEOUT_SECONDS:.2f} sec"
             ) from None
 
-    def _raise_if_down(self) -> None:
+    def _raise_if_down(self) -> psycopg.Connection[Any] | None:
         """``StorageUnavailable`` now, with libpq's reason, when the server refuses a new
         connection (down, or not listening); nothing when it takes one, or refuses it only
-        for want of a free slot (SQLSTATE 53300, ``_NO_FREE_SLOT``).
+        for want of a free slot (SQLSTATE 53300, ``_NO_FREE_SLOT``). When this request's try
+        found the server back after a refusal, the connection it made, for the request to
+        use as its own (``_verdict``).
 
         The pool retries a failed connection in the background, backing off, and its callers
         wait ``POOL_TIMEOUT_SECONDS`` whatever the failure: 30 s per request while the server
@@ -304,30 +313,41 @@ class Connections:
         One thread tries at a time (``_probing``): the others wait for that try and take its
         verdict, so however many requests wait, the server gets at most one connection more
         than the pool's, and the verdict is never written by two threads at once."""
-        refusal = self._verdict()
+        refusal, made = self._verdict()
         if refusal is not None:
             raise self._unavailable(refusal)
+        return made
 
-    def _verdict(self) -> psycopg.Error | None:
+    def _verdict(self) -> tuple[psycopg.Error | None, psycopg.Connection[Any] | None]:
         """Why the server refuses a new connection because it is down (``None``: it is up),
-        tried now or by a try that finished while this one waited for it (``_probing``)."""
+        tried now or by a try that finished while this one waited for it (``_probing``);
+        and the connection this thread's try made when it found the server back after a
+        refusal (the pool then has none to give), else ``None``.
+
+        That connection serves the request that made it (``_getconn``): it was closed here,
+        and the request opened another at once, two connections where one serves. Only the
+        thread that tried gets it; it is new and unused, made as every connection of the
+        pool is (``_connect``). A try that finds the server up without a refusal before
+        closes its connection: the pool has connections to give then."""
         asked = self._probes
+        made: psycopg.Connection[Any] | None = None
         with self._probing:
             if self._probes == asked:  # no try finished since this request asked: try
                 was_refused = self._refusal is not None
-                self._refusal = self._try_connecting()
+                self._refusal, made = self._try_connecting()
                 self._probes += 1
                 if was_refused and self._refusal is None:
                     self._catching_up = True
-            return self._refusal
+                elif made is not None:
+                    made.close()
+                    made = None
+            return self._refusal, made
 
-    def _try_connecting(self) -> psycopg.Error | None:
-        """Why the server refuses a new connection because it is down; ``None`` when it took
-        it, or refused it for want of a free slot only (it is up: wait for a lent one)."""
+    def _try_connecting(self) -> tuple[psycopg.Error | None, psycopg.Connection[Any] | None]:
+        """Why the server refuses a new connection because it is down (``None`` when it took
+        it, or refused it for want of a free slot only: it is up, wait for a lent one), and
+        the connection when it took one."""
         try:
-            connection = self._connect()
+            return None, self._connect()
         except psycopg.Error as error:
-            return error
-        if connection is not None:
-            connection.close()
-        return None
+            return error, None
