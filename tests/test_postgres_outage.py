@@ -23,6 +23,7 @@ import pytest
 
 import events_calendar as ec
 from events_calendar.backends.postgres import PostgresBackend, PostgresEngine, describe_url
+from events_calendar.backends.postgres_pool import _Pool
 from events_calendar.errors import StorageUnavailable
 from events_calendar.http import create_app
 from events_calendar.testing.postgres import TestDatabase
@@ -396,3 +397,12 @@ def test_the_request_that_finds_the_server_back_is_served_by_the_probes_connecti
     finally:
         cal.close()
     assert ("Gala", ["opened"]) == (title, opened)
+
+
+def test_a_pool_without_the_queue_it_fails_by_leaves_its_waiters_waiting() -> None:
+    """Failing the queue reads two private attributes of psycopg_pool's pool (as its own
+    ``close`` does): a release without them must leave waiters to the pool's timeout, as
+    before, rather than raise in the thread that returned a broken connection."""
+    pool = _Pool("postgresql://127.0.0.1:1/none", open=False)
+    del pool._waiting
+    assert 0 == pool.fail_waiting(lambda: RuntimeError("down"))

@@ -107,9 +107,13 @@ class _Pool(ConnectionPool[psycopg.Connection[Any]]):
         private attributes); it has no public way to tell waiters that no connection will
         come. Without it a request queued behind a lent connection when the server went
         down waited the pool's whole timeout (``Connections._fail_waiting_if_down``)."""
-        with self._lock:
-            waiting = list(self._waiting)
-            self._waiting.clear()
+        try:
+            lock, queue = self._lock, self._waiting
+        except AttributeError:  # another psycopg_pool: its waiters wait, as they did before
+            return 0
+        with lock:
+            waiting = list(queue)
+            queue.clear()
         return sum(client.fail(error()) for client in waiting)
 
 
