@@ -17,8 +17,10 @@ from .storage import Storage
 
 __all__ = [
     "child_terms",
+    "first_free",
     "free_slug",
     "linking_events",
+    "nearby_slugs",
     "slug_taken",
     "term_ids",
     "trash_slug",
@@ -53,7 +55,23 @@ def free_slug(
     ``claimed`` holds slugs handed out earlier in the same operation but not written yet (a
     bulk delete trashing two records of one slug); the slug chosen is added to it.
     """
-    taken = storage.slugs_starting(kind, candidate_prefix(base, suffix=suffix))
+    taken = nearby_slugs(storage, kind, base, suffix=suffix)
+    return first_free(base, taken, suffix=suffix, claimed=claimed)
+
+
+def nearby_slugs(storage: Storage, kind: Kind, base: str, *, suffix: str = "") -> set[str]:
+    """Every slug records of that kind hold now that a candidate for ``base`` (and
+    ``suffix``) may collide with, ``base`` itself included: one indexed range. A write that
+    must also know whether ``base`` is held (to move a trashed holder) asks this once rather
+    than asking about ``base`` alone first."""
+    return storage.slugs_starting(kind, candidate_prefix(base, suffix=suffix))
+
+
+def first_free(
+    base: str, taken: Collection[str], *, suffix: str = "", claimed: set[str] | None = None
+) -> str:
+    """The slug ``free_slug`` picks for ``base`` when ``taken`` (``nearby_slugs``) and
+    ``claimed`` are held; the slug chosen is added to ``claimed``."""
     held = claimed if claimed is not None else set()
     chosen = unique_slug(base, lambda slug: slug in taken or slug in held, suffix=suffix)
     held.add(chosen)

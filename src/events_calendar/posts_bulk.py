@@ -26,7 +26,7 @@ from .coerce import MAX_INT
 from .context import error_code
 from .display import plural
 from .errors import Forbidden, InTrash, InvalidParameter, NotFound
-from .lookups import free_slug, trash_slug
+from .lookups import first_free, nearby_slugs, trash_slug
 from .progress import ProgressArg, tracking
 from .records import RECORD_CLASSES, Event, Kind, Organizer, Venue
 from .slugs import desired_slug, untrashed_slug
@@ -296,10 +296,11 @@ def settled_slug(
         else:
             backend.add_slug_alias(kind, current.id, current.slug)
     assert wanted is not None, "a new post asks for a slug"
-    if status != Status.TRASH:
+    nearby = nearby_slugs(backend, kind, wanted)  # one lookup: is it held, what is free
+    if status != Status.TRASH and wanted in nearby:
         own = {current.id} if current is not None else set()
-        free_from_trash(backend, kind, [wanted], claimed=claimed, spare={*spare, *own})
-    slug = free_slug(backend, kind, wanted, claimed=claimed)
+        nearby -= free_from_trash(backend, kind, [wanted], claimed=claimed, spare={*spare, *own})
+    slug = first_free(wanted, nearby, claimed=claimed)
     if entering:  # renamed as it enters the trash: the new slug is the one to ask back
         assert current is not None
         return enter_trash(backend, kind, current.id, slug, claimed=claimed)
