@@ -16,6 +16,7 @@ from events_calendar.slugs import (
     TRASHED_SUFFIX,
     _prepare,
     _truncate,
+    desired_slug,
     is_stored_slug,
     slugify,
     trashed_slug,
@@ -311,3 +312,15 @@ def _slugify_char_by_char(text: str) -> str:
 def test_slugify_shortcuts_give_the_char_by_char_slug(text: str) -> None:
     """The translate table and the ASCII shortcut give exactly the slug of the plain steps."""
     assert _slugify_char_by_char(text) == slugify.__wrapped__(text)
+
+
+def test_a_restore_asks_back_its_own_former_slug_before_one_kept_for_another() -> None:
+    """A cut trash slug asks back the record's own former slug; only when it has none that
+    trashes to it, one storage keeps for another record (the former slug is kept once)."""
+    long, other = "v" * 195, "v" * 193
+    trashed = trashed_slug(long)
+    assert (long, other, "v" * 191) == (
+        desired_slug(trashed, [long], [other]),
+        desired_slug(trashed, ["unrelated"], [other, "w" * 195]),
+        desired_slug(trashed, [], []),
+    )

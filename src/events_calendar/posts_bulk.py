@@ -290,7 +290,9 @@ def settled_slug(
                 return current.slug
             base = untrashed_slug(current.slug)
             former = backend.aliases_starting(kind, base) if base != current.slug else {}
-            wanted = desired_slug(current.slug, [s for s, i in former.items() if i == current.id])
+            mine = [s for s, i in former.items() if i == current.id]
+            theirs = [s for s, i in former.items() if i != current.id]
+            wanted = desired_slug(current.slug, mine, theirs)
             if wanted == current.slug:  # trashed as it was created: its slug is its own
                 return wanted
         else:

@@ -72,6 +72,39 @@ class SlugContract(ContractBase):
         back = cal.events.update(first.id, status="publish")
         assert ("x" * 200, "x" * 198 + "-2") == (second.slug, back.slug)
 
+    @pytest.mark.parametrize("kind", POST_KINDS)
+    def test_a_long_slug_another_record_held_in_between_comes_back_whole(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """A record takes the long slug of one in the trash, then goes to the trash too:
+        the first leaves it with its whole slug, the second with the next free one made
+        from it, as WordPress's ``_wp_desired_post_slug`` gives them (the second's former
+        slug was kept for the second alone, and the first came back cut to 191)."""
+        first = make_post(cal, kind, LONG)
+        posts(cal, kind).delete(first.id)
+        second = make_post(cal, kind, LONG)
+        posts(cal, kind).delete(second.id)
+        earlier = posts(cal, kind).update(first.id, status="publish")
+        later = posts(cal, kind).update(second.id, status="publish")
+        assert ("x" * 200, "x" * 200, "x" * 198 + "-2") == (
+            second.slug,
+            earlier.slug,
+            later.slug,
+        )
+
+    @pytest.mark.parametrize("kind", POST_KINDS)
+    def test_a_long_slug_another_record_renamed_away_from_comes_back_whole(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """A record takes the long slug of one in the trash and is renamed away: the first
+        leaves the trash with its whole slug, not one cut to 191 characters."""
+        first = make_post(cal, kind, LONG)
+        posts(cal, kind).delete(first.id)
+        second = make_post(cal, kind, LONG)
+        posts(cal, kind).update(second.id, slug="elsewhere")
+        back = posts(cal, kind).update(first.id, status="publish")
+        assert "x" * 200 == back.slug
+
     def test_bulk_writes_give_long_slugs_back_whole(self, cal: ec.Calendar) -> None:
         """``delete_many`` numbers long trash slugs as ``delete`` does, and ``update_many``
         out of the trash gives each record the slug it had."""
