@@ -157,7 +157,13 @@ class Storage(Protocol):
         ...
 
     def add_slug_alias(self, kind: Kind, record_id: int, slug: str) -> None:
-        """Keep a former slug resolving to its record after a rename."""
+        """Keep a former slug resolving to its record after a rename.
+
+        A former slug already kept for a record stays with it: the first record to leave a
+        slug keeps it, as WordPress's ``wp_old_slug_redirect`` finds the oldest
+        ``_wp_old_slug`` of a slug. A record that took the slug afterwards and left it in
+        turn must not take an old link away from the first (``get_by_slug`` found it no
+        more)."""
         ...
 
     def slug_aliases(self, kind: Kind) -> dict[str, int]:

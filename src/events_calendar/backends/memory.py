@@ -389,7 +389,8 @@ class MemoryBackend:
 
     def add_slug_alias(self, kind: Kind, record_id: int, slug: str) -> None:
         with self.transaction():
-            self._set_alias(kind, slug, record_id)
+            if slug not in self._aliases[kind]:  # the first record to leave it keeps it
+                self._set_alias(kind, slug, record_id)
 
     def slug_aliases(self, kind: Kind) -> dict[str, int]:
         with self._lock:

@@ -105,6 +105,39 @@ class SlugContract(ContractBase):
         back = posts(cal, kind).update(first.id, status="publish")
         assert "x" * 200 == back.slug
 
+    # -- former slugs ------------------------------------------------------------------------
+    @pytest.mark.parametrize("kind", POST_KINDS)
+    def test_a_former_slug_finds_the_first_record_after_another_renamed_away(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """A record took the former slug of a renamed one, then was renamed in turn: the
+        former slug finds the first record again, as WordPress's ``wp_old_slug_redirect``
+        finds the oldest ``_wp_old_slug`` (it found the second)."""
+        first = make_post(cal, kind, "Old Name")
+        posts(cal, kind).update(first.id, slug="new-name")
+        second = make_post(cal, kind, "Old-Name")  # a venue of one name is reused
+        posts(cal, kind).update(second.id, slug="other-name")
+        assert ("old-name", first.id, second.id) == (
+            second.slug,
+            posts(cal, kind).get_by_slug("old-name").id,
+            posts(cal, kind).get_by_slug("other-name").id,
+        )
+
+    @pytest.mark.parametrize("kind", POST_KINDS)
+    def test_a_former_slug_finds_the_first_record_after_another_was_trashed(
+        self, cal: ec.Calendar, kind: str
+    ) -> None:
+        """A record took the former slug of a renamed one, then went to the trash: the
+        former slug finds the first record again (it found nothing: the trashed one), and
+        the trashed one still gets the slug back on leaving the trash, once it is free."""
+        first = make_post(cal, kind, "Old Name")
+        posts(cal, kind).update(first.id, slug="new-name")
+        second = make_post(cal, kind, "Old-Name")  # a venue of one name is reused
+        posts(cal, kind).delete(second.id)
+        found = posts(cal, kind).get_by_slug("old-name").id
+        back = posts(cal, kind).update(second.id, status="publish")
+        assert (first.id, "old-name") == (found, back.slug)
+
     def test_bulk_writes_give_long_slugs_back_whole(self, cal: ec.Calendar) -> None:
         """``delete_many`` numbers long trash slugs as ``delete`` does, and ``update_many``
         out of the trash gives each record the slug it had."""

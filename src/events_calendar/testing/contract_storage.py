@@ -195,6 +195,17 @@ class StorageContract(ContractBase):
             store.insert([_venue(store, slug.title(), slug=slug)])
         assert {"gala", "gala-2", "galaxy"} == store.slugs_starting("venue", "gala")
 
+    def test_a_former_slug_stays_with_the_first_record_to_leave_it(self, store: Backend) -> None:
+        """A second record keeping the same former slug does not take it from the first."""
+        first, second = _venue(store, "Hall", slug="new"), _venue(store, "Other", slug="other")
+        store.insert([first, second])
+        store.add_slug_alias("venue", first.id, "old")
+        store.add_slug_alias("venue", second.id, "old")
+        assert (first.id, {"old": first.id}) == (
+            store.find_slug("venue", "old"),
+            store.slug_aliases("venue"),
+        )
+
     def test_get_many_answers_only_records_of_the_class_asked(self, store: Backend) -> None:
         """A venue id asked for as an organizer is absent, not a venue."""
         venue = _venue(store, "Hall")

@@ -299,7 +299,7 @@ class SQLStore:
         with self.engine.transaction():
             self._run(
                 "INSERT INTO slug_aliases (kind, slug, record_id) VALUES (?, ?, ?)"
-                " ON CONFLICT (kind, slug) DO UPDATE SET record_id = excluded.record_id",
+                " ON CONFLICT (kind, slug) DO NOTHING",  # the first record to leave it keeps it
                 [kind, slug, record_id],
             )
 
