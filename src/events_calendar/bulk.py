@@ -27,11 +27,11 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from .errors import BulkIncomplete, InvalidParameter, MissingParameter
-from .posts_bulk import free_from_trash
+from .posts_bulk import enter_trash, give_up_slugs, slug_holders
 from .progress import ProgressArg, tracking
 from .records import Event, Kind
 from .row_reader import RowReader
-from .slugs import allocate_slugs
+from .slugs import allocate_slugs, claim_plain_slugs
 from .statuses import Status
 from .validation import read_flag
 
@@ -104,7 +104,6 @@ class _Load:
         self.lookup = self.ctx.remembering()
         self.reader = RowReader(Event, self.lookup, creating=True)
         self.ids: list[int] = []
-        self.written: set[int] = set()  # ``ids`` as a set, asked of each row moved
         self.next_number: dict[str, int] = {}  # slug suffixes already tried, across batches
 
     def batches(self, rows: Iterable[Mapping[str, Any]]) -> Iterator[_Rows]:
@@ -167,32 +166,55 @@ class _Load:
             events.slug_base(clean, record_id)
             for clean, record_id in zip(chunk, record_ids, strict=True)
         ]
-        # A trashed event holding the slug a live row asks for gives it up, as in ``create``.
         trashed = [events._status(clean.get("status")) == Status.TRASH for clean in chunk]
-        live = {base for base, trash in zip(bases, trashed, strict=True) if not trash}
-        # Only posts stored before the load move: rewriting one of its own rows would fire
-        # update triggers on a row whose inserts the load defers (SQLite's search index, see
-        # ``bulk_load``), and corrupt that index.
-        for slug in free_from_trash(backend, "event", live, spare=self.written):
-            self.next_number.pop(slug, None)  # free again: tried from the start once more
-        # Rows not in the trash choose first: a row created in the trash never makes a live
-        # one of its batch take a number, as a stored trashed post does not (``create``).
-        order = sorted(range(len(chunk)), key=trashed.__getitem__)
-        chosen = allocate_slugs(
-            [bases[i] for i in order],
-            lambda candidates: backend.taken_slugs("event", candidates),
-            self.next_number,
-        )
-        slugs = [""] * len(chunk)
-        for position, slug in zip(order, chosen, strict=True):
-            slugs[position] = slug
+        slugs = self.slugs(bases, trashed, record_ids)
         batch = [
             events._build(clean, slug=slug, record_id=record_id)
             for clean, slug, record_id in zip(chunk, slugs, record_ids, strict=True)
         ]
         backend.insert(batch)
         self.ids.extend(record_ids)
-        self.written.update(record_ids)
+
+    def slugs(self, bases: list[str], trashed: list[bool], record_ids: range) -> list[str]:
+        """The slugs of one batch's rows, as creating them one by one gives them: the base
+        slugs taken from trashed holders (``plain_slugs``), then every other row numbered
+        in row order, across batches (``slugs.allocate_slugs``)."""
+        backend = self.ctx.backend
+        chosen = self.plain_slugs(bases, trashed, record_ids)
+        handed = {bases[row] for row in chosen}  # not stored yet: no other row may take them
+        rest = [row for row in range(len(bases)) if row not in chosen]
+        numbered = allocate_slugs(
+            [bases[row] for row in rest],
+            lambda candidates: {*backend.taken_slugs("event", candidates), *(candidates & handed)},
+            self.next_number,
+        )
+        chosen.update(zip(rest, numbered, strict=True))
+        return [chosen[row] for row in range(len(bases))]
+
+    def plain_slugs(
+        self, bases: list[str], trashed: list[bool], record_ids: range
+    ) -> dict[int, str]:
+        """The rows whose slug is not numbered, and their slugs: a row not in the trash
+        takes a slug a trashed post holds (stored before the load, or a row of it, even of
+        this batch), the holder moving to its trash slug (``posts_bulk.give_up_slugs``), as
+        ``create`` moves it (``slugs.claim_plain_slugs`` says which rows). Trashed holders
+        are moved at once, in the caller's transaction."""
+        backend = self.ctx.backend
+        live = {base for base, in_trash in zip(bases, trashed, strict=True) if not in_trash}
+        holders = slug_holders(backend, "event", live)
+        claimable = {b for b in live if b not in holders or holders[b].status == Status.TRASH}
+        plain, given_up = claim_plain_slugs(bases, trashed, claimable, live - holders.keys())
+        claimed: set[str] = set()  # trash slugs handed out here
+        stored = [holders[b] for b in claimable if b in holders]
+        give_up_slugs(backend, "event", stored, claimed=claimed)
+        chosen = dict(plain)
+        for row in given_up:
+            chosen[row] = enter_trash(
+                backend, "event", record_ids[row], bases[row], claimed=claimed
+            )
+        for base in plain.values():  # handed out itself: the others are numbered from 2
+            self.next_number[base] = max(self.next_number.get(base, 1), 2)
+        return chosen
 
 
 def _with_term_ids(events: EventCollection, rows: _Rows) -> _Rows:

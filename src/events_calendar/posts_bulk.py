@@ -43,9 +43,11 @@ __all__ = [
     "delete_many",
     "enter_trash",
     "free_from_trash",
+    "give_up_slugs",
     "leaves_trash",
     "loaded",
     "settled_slug",
+    "slug_holders",
     "target_ids",
     "update_many",
 ]
@@ -333,14 +335,39 @@ def free_from_trash(
     so that a post not in the trash can take the slug; those in ``spare`` stay. Written at
     once, in the caller's transaction; the slug given up stays the moved post's former slug,
     which it asks back on leaving the trash. Returns the slugs given up."""
+    held = slug_holders(backend, kind, slugs).values()
+    return give_up_slugs(
+        backend,
+        kind,
+        [r for r in held if r.status == Status.TRASH and r.id not in spare],
+        claimed=claimed,
+    )
+
+
+def slug_holders(backend: Storage, kind: Kind, slugs: Collection[str]) -> dict[str, Post]:
+    """The posts of ``kind`` holding one of ``slugs`` now, by slug: two queries, whatever
+    the number of slugs (a bulk load asks for a whole batch's)."""
     held = backend.taken_slugs(kind, slugs) if slugs else {}
-    ids = sorted(i for i in held.values() if i not in spare)
-    freed: set[str] = set()
-    if not ids:
-        return freed
-    for record_id, record in sorted(backend.get_many(RECORD_CLASSES[kind], ids).items()):
-        if isinstance(record, Post) and record.status == Status.TRASH:
-            slug = enter_trash(backend, kind, record_id, record.slug, claimed=claimed)
-            backend.replace(attrs.evolve(record, slug=slug))
-            freed.add(record.slug)
-    return freed
+    if not held:
+        return {}
+    found = backend.get_many(RECORD_CLASSES[kind], held.values())
+    return {s: r for s, i in held.items() if isinstance(r := found.get(i), Post)}
+
+
+def give_up_slugs(
+    backend: Storage, kind: Kind, trashed: Collection[Post], *, claimed: set[str] | None = None
+) -> set[str]:
+    """Move these trashed posts to their trash slugs (``enter_trash``), in id order so that
+    numbered trash slugs follow it; returns the slugs given up.
+
+    Only the slug is rewritten (``replace_many`` writes what differs): a bulk load may move
+    a row it inserted itself, whose search-index entry SQLite defers to the load's end, and
+    a rewrite of its text would update an index entry that is not there yet (SQLite then
+    reports "database disk image is malformed")."""
+    moved = [
+        attrs.evolve(r, slug=enter_trash(backend, kind, r.id, r.slug, claimed=claimed))
+        for r in sorted(trashed, key=lambda r: r.id)
+    ]
+    if moved:
+        backend.replace_many(moved, links=False)
+    return {r.slug for r in trashed}

@@ -40,6 +40,7 @@ __all__ = [
     "TRASHED_SUFFIX",
     "allocate_slugs",
     "candidate_prefix",
+    "claim_plain_slugs",
     "desired_slug",
     "is_stored_slug",
     "slugify",
@@ -233,6 +234,29 @@ def _truncate(slug: str, length: int) -> str:
 
 def _numbered(base: str, number: int) -> str:
     return base if number == 1 else f"{base}-{number}"
+
+
+def claim_plain_slugs(
+    bases: Sequence[str], trashed: Sequence[bool], claimable: Collection[str], free: Collection[str]
+) -> tuple[dict[int, str], list[int]]:
+    """Which rows of a bulk batch take their base slug itself, as creating the rows one by
+    one would give it: ``(row -> base, rows that take it first and give it up)``.
+
+    ``bases`` and ``trashed`` say what each row asks for and whether it is created in the
+    trash; ``claimable`` are the bases no live post holds (free, or held by a trashed post
+    that gives them up), ``free`` those nobody holds. One by one, the first row not in the
+    trash asking for a claimable base takes it (a trashed holder moves to its trash slug);
+    when the base is free and a row created in the trash comes before it, that row took
+    the base first and now gives it up (it goes to its trash slug, as a stored holder
+    does). Every other row is numbered (``allocate_slugs``), in row order."""
+    first_row: dict[str, int] = {}
+    first_live: dict[str, int] = {}
+    for row, (base, in_trash) in enumerate(zip(bases, trashed, strict=True)):
+        first_row.setdefault(base, row)
+        if not in_trash and base in claimable:
+            first_live.setdefault(base, row)
+    given_up = [first_row[b] for b, row in first_live.items() if b in free and first_row[b] != row]
+    return {row: base for base, row in first_live.items()}, given_up
 
 
 def allocate_slugs(

@@ -104,6 +104,23 @@ def _listings(cal: ec.Calendar) -> dict[str, Any]:
     return found
 
 
+def _slugs(cal: ec.Calendar) -> list[tuple[int, str, int | None, int | None]]:
+    """Every event's id and slug, and what its slug and its title's slug find."""
+    found = []
+    for event in cal.events.list(status=["publish", "trash"], per_page=50, **RANGE).items:
+        by_title = ec.slugs.slugify(event.title)
+        found.append((event.id, event.slug, _found(cal, event.slug), _found(cal, by_title)))
+    return found
+
+
+def _found(cal: ec.Calendar, slug: str) -> int | None:
+    """The id ``get_by_slug`` finds (``None``: nothing, or a record in the trash)."""
+    try:
+        return cal.events.id_for_slug(slug)
+    except ec.errors.NotFound:
+        return None
+
+
 class BulkContract(EventContractBase):
     """Bulk loads: like one-by-one creation, atomic, or stopping at a whole batch."""
 
@@ -157,6 +174,39 @@ class BulkContract(EventContractBase):
             cal.events.delete(second.id, force=True)
             cal.events.update(third.id, categories=["Genre 2", "Kids"])
         assert _listings(reference) == _listings(bulk)
+
+    @pytest.mark.parametrize("size", [1, 2, 50])
+    @pytest.mark.parametrize(
+        "rows",
+        [
+            "trash:Gala live:Gala",
+            "trash:Gala trash:Gala live:Gala live:Gala",
+            "live:Gala trash:Gala",
+            "trash:Gala live:Fair trash:Gala live:Gala live:Gala trash:Fair live:Fair",
+            "trash:Held live:Held trash:Kept live:Kept trash:Live live:Live",
+        ],
+    )
+    def test_bulk_slugs_are_those_one_by_one_creates_give(
+        self, calendar_with: CalendarWith, reference: ec.Calendar, rows: str, size: int
+    ) -> None:
+        """Rows created in the trash and live rows of one title, in one batch or across
+        batches, beside stored trashed and live holders, end with the slugs creating them
+        one by one gives: a live row takes the slug a row created in the trash took first,
+        which moves to ``__trashed`` (a later batch numbered the live row ``gala-2``, one
+        batch numbered the trashed row), and each slug and former slug finds the same
+        record."""
+        bulk = calendar_with(ec.Settings(bulk_batch_size=size))
+        loaded = [
+            {"title": title, "status": "publish" if status == "live" else status}
+            | {"start_date": "2031-01-01", "end_date": "2031-01-01"}
+            for status, title in (pair.split(":") for pair in rows.split())
+        ]
+        for cal in (bulk, reference):
+            for title, status in (("Held", "trash"), ("Live", "publish")):
+                cal.events.create(title=title, status=status, **RANGE)
+        made = [reference.events.create(**row).id for row in loaded]
+        assert made == bulk.events.bulk_create(loaded)
+        assert _slugs(reference) == _slugs(bulk)
 
     def test_atomic_failure_in_a_later_batch_leaves_nothing(
         self, calendar_with: CalendarWith
