@@ -20,7 +20,7 @@ import pytest
 
 from events_calendar.backends.postgres import PostgresBackend, PostgresEngine
 from events_calendar.errors import StorageUnavailable
-from events_calendar.testing.postgres import TestDatabase
+from events_calendar.testing.postgres import TestDatabase, server_url
 
 #: The limited role's connection limit.
 LIMIT = 2
@@ -223,3 +223,74 @@ def test_a_lent_connection_ended_with_the_server_up_still_serves_the_waiter(
         waiter.join()
         backend.close()
     assert [42] == answers
+
+
+@contextlib.contextmanager
+def _new_connections_refused(database: TestDatabase) -> Iterator[psycopg.Connection]:
+    """The database up, serving the connections it has, refusing new ones (as a rotated
+    password, ``NOLOGIN`` or a smart shutdown would); an admin connection from elsewhere."""
+    with psycopg.connect(server_url(), autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{database.name}" ALLOW_CONNECTIONS false')
+        try:
+            yield admin
+        finally:
+            admin.execute(f'ALTER DATABASE "{database.name}" ALLOW_CONNECTIONS true')
+
+
+def test_one_ended_backend_fails_no_waiter_while_another_lent_connection_lives(
+    database: TestDatabase,
+) -> None:
+    """Both pooled connections lent, a request waiting, the server refusing new connections
+    but serving its own, and one lent connection's backend ended: the waiter is served by
+    the other when it comes back, and a later request by the healthy connection idle in the
+    pool. The waiter was failed with ``StorageUnavailable`` at once, and every later request
+    after it, the idle connection notwithstanding."""
+    engine = PostgresEngine(database.url, max_connections=2)
+    pids: dict[str, int] = {}
+    outcome: dict[str, object] = {}
+    release = {name: threading.Event() for name in ("ended", "alive")}
+    held = threading.Barrier(3)
+
+    def hold(name: str) -> None:
+        try:
+            with engine.reading():
+                pids[name] = int(engine.execute("SELECT pg_backend_pid()").scalar())
+                held.wait()
+                release[name].wait(10)
+                outcome[name] = engine.execute("SELECT 'alive'").scalar()
+        except StorageUnavailable as error:
+            outcome[name] = error
+
+    def wait() -> None:
+        try:
+            outcome["waiter"] = engine.execute("SELECT 'served'").scalar()
+        except StorageUnavailable as error:
+            outcome["waiter"] = error
+
+    holders = [threading.Thread(target=hold, args=(name,)) for name in release]
+    waiter = threading.Thread(target=wait)
+    try:
+        for thread in holders:
+            thread.start()
+        held.wait(10)
+        waiter.start()
+        _wait_for(lambda: _waiting(engine) == 1, "the request to queue")
+        with _new_connections_refused(database) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", [pids["ended"]])
+            release["ended"].set()
+            holders[0].join(10)
+            time.sleep(0.3)  # the waiter would have been failed by now
+            release["alive"].set()
+            holders[1].join(10)
+            waiter.join(10)
+            later = engine.execute("SELECT 'later'").scalar()
+        assert (True, "alive", "served", "later") == (
+            isinstance(outcome["ended"], StorageUnavailable),
+            outcome["alive"],
+            outcome["waiter"],
+            later,
+        )
+    finally:
+        for event in release.values():
+            event.set()
+        engine.close()

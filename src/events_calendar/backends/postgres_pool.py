@@ -195,13 +195,19 @@ class Connections:
             broken = connection.broken  # read before the pool closes it
             with self._lending:
                 self._lent -= 1
+                last = self._lent == 0
             self.pool.putconn(connection)
-            if broken:
+            if broken and last:  # another lent one may still come back whole
                 self._fail_waiting_if_down()
 
     def _fail_waiting_if_down(self) -> None:
-        """After a lent connection broke: when requests wait in the pool's queue and the
-        server now refuses connections, fail them all with ``StorageUnavailable``.
+        """After the last lent connection broke: when requests wait in the pool's queue and
+        the server now refuses connections, fail them all with ``StorageUnavailable``.
+
+        The last only: a server may refuse new connections and keep serving those it has
+        (``ALLOW_CONNECTIONS false``, a rotated password, a smart shutdown), so one ended
+        backend says nothing of the others lent, which may come back and serve the queue;
+        on a server that is down they break too, and the last to break fails the queue.
 
         They queued behind the lent connection (``_getconn``: first come, first served, for
         the pool's whole timeout), and it will not come back: the pool discards it and
@@ -217,6 +223,13 @@ class Connections:
             made.close()
         if refusal is not None:
             self.pool.fail_waiting(lambda: self._unavailable(refusal))
+
+    def _idle(self) -> bool:
+        """Whether the pool holds a connection no one has borrowed: after a refusal, a
+        request takes it rather than asking the server first (a server refusing new
+        connections may still serve the pool's; one that is down fails the statement,
+        which says so as ``StorageUnavailable``)."""
+        return bool(self.pool.get_stats().get("pool_available"))
 
     def _unavailable(self, refusal: psycopg.Error) -> StorageUnavailable:
         """``StorageUnavailable`` for a server that refused a connection with ``refusal``."""
@@ -269,7 +282,7 @@ class Connections:
         request is served by a connection of its own, until the pool gives one
         again; meanwhile a request waits ``POOL_CATCHING_UP_SECONDS`` for the pool, not
         ``POOL_PATIENCE_SECONDS``."""
-        if self._refusal is not None:
+        if self._refusal is not None and not self._idle():
             made = self._raise_if_down()
             if made is not None:  # the server is back, and this try found it
                 return made, False
