@@ -160,3 +160,22 @@ def test_versions_of_an_event_changed_within_one_second_are_kept_apart() -> None
         Exactly(gala) == Exactly(attrs.evolve(gala)),
         Exactly(gala) == Exactly(renamed),
     )
+
+
+def test_a_date_moved_to_another_offset_within_one_second_is_shown_anew() -> None:
+    """``date`` sent with ``date_utc`` keeps the offset sent: a second version at the same
+    instant and another offset, written in the same second, is an equal record, and was
+    shown with the first version's wall clock from the kept object."""
+    cal, ids = _calendar()
+    gala = ids["gala"]
+    app = create_app(cal, cache=False)
+
+    def shown() -> tuple[str, str]:
+        listed = orjson.loads(_get(app, "/events?start_date=2031-01-01"))["events"]
+        single = orjson.loads(_get(app, f"/events/{gala}"))
+        return single["date"], next(e["date"] for e in listed if e["id"] == gala)
+
+    cal.events.update(gala, date="2024-01-01 10:00:00", date_utc="2024-01-01 08:00:00")
+    before = shown()
+    cal.events.update(gala, date="2024-01-01 09:00:00", date_utc="2024-01-01 08:00:00")
+    assert (("2024-01-01 10:00:00",) * 2, ("2024-01-01 09:00:00",) * 2) == (before, shown())

@@ -67,7 +67,8 @@ class Exactly:
     asks their zone for its offset: 5.6 µs an event read afresh, a tenth of an uncached
     page of ten. Versions of one record share a hash here, which equality then tells
     apart: a record changed within one second keeps its ``modified``, and only its few
-    versions still kept ever meet in one bucket.
+    versions still kept ever meet in one bucket. Equality is the records' own, and more
+    (``__eq__``): what tells two versions apart is what they show.
     """
 
     __slots__ = ("_hash", "record")
@@ -80,4 +81,14 @@ class Exactly:
         return self._hash
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Exactly) and self.record == other.record
+        """Equal records, and ``date`` and ``modified`` at the same offset: records compare
+        datetimes as instants, but these two are shown on their own wall clock (a ``date``
+        sent with ``date_utc`` keeps the offset it was sent with), so one instant at two
+        offsets is two objects."""
+        if not isinstance(other, Exactly) or self.record != other.record:
+            return False
+        mine, theirs = self.record, other.record
+        return (
+            mine.date.utcoffset() == theirs.date.utcoffset()
+            and mine.modified.utcoffset() == theirs.modified.utcoffset()
+        )
