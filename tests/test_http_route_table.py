@@ -69,3 +69,26 @@ def test_options_on_a_by_slug_route_describes_that_route(site: Site) -> None:
         response.status_code,
         response.json()["methods"],
     )
+
+
+def test_routes_match_in_any_case_after_the_base_path(site: Site) -> None:
+    """WordPress matches a REST route case-insensitively (``preg_match('@^' . $route .
+    '$@i', ...)``): the namespace and route in any case are the same route, by id, by slug
+    and through ``?rest_route=``; the base path is a rewrite prefix, matched as written."""
+    gala = site.make(
+        "events",
+        {"title": "Gala", "start_date": "2027-03-01 19:00:00", "end_date": "2027-03-01 21:00:00"},
+    )
+    lower = site.get("/events")
+    assert 200 == lower.status_code
+    answers = [
+        site.raw("GET", "/wp-json/TRIBE/Events/V1/EVENTS"),
+        site.raw("GET", "/?rest_route=/Tribe/events/v1/Events"),
+        site.raw("GET", f"/wp-json/tribe/events/v1/EVENTS/{gala['id']}/"),
+        site.raw("GET", "/wp-json/tribe/events/v1/Events/BY-SLUG/gala"),
+    ]
+    assert [200] * 4 == [a.status_code for a in answers]
+    assert lower.json() == answers[0].json() == answers[1].json()
+    assert gala["id"] == answers[2].json()["id"] == answers[3].json()["id"]
+    outside = site.raw("GET", "/WP-JSON/tribe/events/v1/events")
+    assert (404, "rest_no_route") == (outside.status_code, outside.json()["code"])

@@ -9,6 +9,7 @@ errors, bad JSON, no route); a handler only translates.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -172,8 +173,22 @@ def _routes(
                 by_method.setdefault("HEAD", endpoint)
         methods_app = _ByMethod(by_method, _OtherMethod(route))
         for path in (f"{root}{route.starlette_path}", f"{root}{route.starlette_path}/"):
-            routes.append(StarletteRoute(path, methods_app, methods=None))
+            routes.append(_route_ignoring_case(base_path, path, methods_app))
     return routes
+
+
+def _route_ignoring_case(base_path: str, path: str, app: ASGIApp) -> StarletteRoute:
+    """A Starlette route at ``path`` whose part after ``base_path`` matches in any case, as
+    WordPress matches a REST route (``WP_REST_Server::match_request_to_handler``:
+    ``preg_match('@^' . $route . '$@i', ...)``): ``/wp-json/tribe/events/v1/Events`` is the
+    events list there. ``base_path`` itself is a rewrite rule's prefix, matched as written."""
+    route = StarletteRoute(path, app, methods=None)
+    prefix = "^" + re.escape(base_path)
+    pattern = route.path_regex.pattern
+    assert pattern.startswith(prefix), pattern
+    assert pattern.endswith("$"), pattern
+    route.path_regex = re.compile(f"{prefix}(?i:{pattern[len(prefix) : -1]})$")
+    return route
 
 
 class _ByMethod:
