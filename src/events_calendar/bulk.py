@@ -31,7 +31,7 @@ from .posts_bulk import enter_trash, give_up_slugs, slug_holders
 from .progress import ProgressArg, tracking
 from .records import Event, Kind
 from .row_reader import RowReader
-from .slugs import allocate_slugs, claim_plain_slugs
+from .slugs import allocate_slugs
 from .statuses import Status
 from .validation import read_flag
 
@@ -176,45 +176,30 @@ class _Load:
         self.ids.extend(record_ids)
 
     def slugs(self, bases: list[str], trashed: list[bool], record_ids: range) -> list[str]:
-        """The slugs of one batch's rows, as creating them one by one gives them: the base
-        slugs taken from trashed holders (``plain_slugs``), then every other row numbered
-        in row order, across batches (``slugs.allocate_slugs``)."""
-        backend = self.ctx.backend
-        chosen = self.plain_slugs(bases, trashed, record_ids)
-        handed = {bases[row] for row in chosen}  # not stored yet: no other row may take them
-        rest = [row for row in range(len(bases)) if row not in chosen]
-        numbered = allocate_slugs(
-            [bases[row] for row in rest],
-            lambda candidates: {*backend.taken_slugs("event", candidates), *(candidates & handed)},
-            self.next_number,
-        )
-        chosen.update(zip(rest, numbered, strict=True))
-        return [chosen[row] for row in range(len(bases))]
-
-    def plain_slugs(
-        self, bases: list[str], trashed: list[bool], record_ids: range
-    ) -> dict[int, str]:
-        """The rows whose slug is not numbered, and their slugs: a row not in the trash
-        takes a slug a trashed post holds (stored before the load, or a row of it, even of
-        this batch), the holder moving to its trash slug (``posts_bulk.give_up_slugs``), as
-        ``create`` moves it (``slugs.claim_plain_slugs`` says which rows). Trashed holders
-        are moved at once, in the caller's transaction."""
+        """The slugs of one batch's rows, as creating them one by one, in row order, gives
+        them (``slugs.allocate_slugs``; across batches too): a row not in the trash takes a
+        slug a trashed post holds (stored before the load, or a row of it, even of this
+        batch), the holder moving to its trash slug (``posts_bulk.give_up_slugs``), as
+        ``create`` moves it. Trashed holders are moved at once, in the caller's transaction,
+        once every row's slug is chosen: storage still says their slugs are taken while the
+        rows before the one that takes them are numbered."""
         backend = self.ctx.backend
         live = {base for base, in_trash in zip(bases, trashed, strict=True) if not in_trash}
         holders = slug_holders(backend, "event", live)
-        claimable = {b for b in live if b not in holders or holders[b].status == Status.TRASH}
-        plain, given_up = claim_plain_slugs(bases, trashed, claimable, live - holders.keys())
+        stored = [post for post in holders.values() if post.status == Status.TRASH]
+        slugs, given_up = allocate_slugs(
+            bases,
+            trashed,
+            {post.slug for post in stored},
+            lambda candidates: backend.taken_slugs("event", candidates),
+            self.next_number,
+            known={base: base in holders for base in live},
+        )
         claimed: set[str] = set()  # trash slugs handed out here
-        stored = [holders[b] for b in claimable if b in holders]
         give_up_slugs(backend, "event", stored, claimed=claimed)
-        chosen = dict(plain)
         for row in given_up:
-            chosen[row] = enter_trash(
-                backend, "event", record_ids[row], bases[row], claimed=claimed
-            )
-        for base in plain.values():  # handed out itself: the others are numbered from 2
-            self.next_number[base] = max(self.next_number.get(base, 1), 2)
-        return chosen
+            slugs[row] = enter_trash(backend, "event", record_ids[row], slugs[row], claimed=claimed)
+        return slugs
 
 
 def _with_term_ids(events: EventCollection, rows: _Rows) -> _Rows:

@@ -31,7 +31,8 @@ import html
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 from slugify import slugify as _transliterate_and_dash
 
@@ -40,7 +41,6 @@ __all__ = [
     "TRASHED_SUFFIX",
     "allocate_slugs",
     "candidate_prefix",
-    "claim_plain_slugs",
     "desired_slug",
     "is_stored_slug",
     "slugify",
@@ -236,62 +236,124 @@ def _numbered(base: str, number: int) -> str:
     return base if number == 1 else f"{base}-{number}"
 
 
-def claim_plain_slugs(
-    bases: Sequence[str], trashed: Sequence[bool], claimable: Collection[str], free: Collection[str]
-) -> tuple[dict[int, str], list[int]]:
-    """Which rows of a bulk batch take their base slug itself, as creating the rows one by
-    one would give it: ``(row -> base, rows that take it first and give it up)``.
-
-    ``bases`` and ``trashed`` say what each row asks for and whether it is created in the
-    trash; ``claimable`` are the bases no live post holds (free, or held by a trashed post
-    that gives them up), ``free`` those nobody holds. One by one, the first row not in the
-    trash asking for a claimable base takes it (a trashed holder moves to its trash slug);
-    when the base is free and a row created in the trash comes before it, that row took
-    the base first and now gives it up (it goes to its trash slug, as a stored holder
-    does). Every other row is numbered (``allocate_slugs``), in row order."""
-    first_row: dict[str, int] = {}
-    first_live: dict[str, int] = {}
-    for row, (base, in_trash) in enumerate(zip(bases, trashed, strict=True)):
-        first_row.setdefault(base, row)
-        if not in_trash and base in claimable:
-            first_live.setdefault(base, row)
-    given_up = [first_row[b] for b, row in first_live.items() if b in free and first_row[b] != row]
-    return {row: base for base, row in first_live.items()}, given_up
-
-
 def allocate_slugs(
     bases: Sequence[str],
+    trashed: Sequence[bool],
+    trashed_holders: Collection[str],
     taken_among: Callable[[set[str]], Collection[str]],
     next_number: dict[str, int],
-) -> list[str]:
-    """Unique slugs for many new records at once, as ``unique_slug`` would give one by one.
+    *,
+    known: Mapping[str, bool] = MappingProxyType({}),
+) -> tuple[list[str], list[int]]:
+    """The slugs creating a bulk batch's rows one by one gives them: ``(slug of each row,
+    rows that give theirs up)``, with storage asked about whole windows of slugs at once.
 
-    A bulk load cannot afford one storage lookup per candidate, so candidates are checked in
-    windows: ``taken_among(candidates)`` answers which of a whole set are stored already.
-    ``next_number`` remembers, per base, the first suffix not yet tried; keep it across the
+    One by one, in row order, a row takes the first free of its base, ``base-2``, ...
+    (``unique_slug``), where a slug an earlier row took is not free, so a row asking for a
+    numbered form of another row's base (``gala-2``) finds it taken when an earlier row was
+    numbered to it, and gets ``gala-2-2``. A row not in the trash asking for a base a post
+    in the trash holds takes it, the holder giving it up for its trash slug:
+    ``trashed_holders`` are the bases stored posts in the trash hold (each goes to the
+    first live row asking for it), and a row of the batch created in the trash that holds
+    one (its base, or a numbered slug another row asks for) is among the rows returned,
+    still with the slug it gives up.
+
+    A bulk load cannot afford one storage lookup per candidate, so candidates are checked
+    in windows: ``taken_among(candidates)`` answers which of a whole set are stored already
+    (held by any post: the slug of one in the trash is taken for a number). ``next_number``
+    remembers, per base, the first number not known to be taken; keep it across the
     batches of one load so that a title repeated a thousand times costs no more than one
-    used once.
+    used once. ``known`` are slugs storage was asked about already (the bases live rows ask
+    for, whose holders the caller looked up), whether they are stored: not asked again.
     """
-    need = Counter(bases)
-    free: dict[str, list[str]] = {base: [] for base in need}
-    while True:
-        window: dict[str, str] = {}
-        for base, count in need.items():
-            missing = count - len(free[base])
-            if missing <= 0:
-                continue
-            start = next_number.get(base, 1)
-            next_number[base] = start + missing
-            window.update((_numbered(base, n), base) for n in range(start, start + missing))
-        if not window:
-            break
-        taken = taken_among(set(window))
-        for candidate, base in window.items():  # ascending suffixes, base by base
-            if candidate not in taken:
-                free[base].append(candidate)
-    handed: dict[str, int] = dict.fromkeys(need, 0)
-    slugs = []
-    for base in bases:
-        slugs.append(free[base][handed[base]])
-        handed[base] += 1
-    return slugs
+    stored = _StoredSlugs(taken_among, next_number, known)
+    stored.learn(_wanted(bases))
+    owner: dict[str, int] = {}  # slug -> the row of this batch holding it
+    slugs: list[str] = []
+    given_up: list[int] = []
+    for row, (base, in_trash) in enumerate(zip(bases, trashed, strict=True)):
+        holder = owner.get(base)
+        held_in_trash = trashed[holder] if holder is not None else base in trashed_holders
+        if held_in_trash and not in_trash:
+            if holder is not None:
+                given_up.append(holder)
+            slug = base
+            next_number[base] = max(next_number.get(base, 1), 2)
+        else:
+            slug = stored.first_free(base, owner)
+        owner[slug] = row
+        slugs.append(slug)
+    return slugs, given_up
+
+
+#: A numbered slug (``gala-2``): what it numbers, and the number.
+_NUMBERED = re.compile(r"(.+)-([1-9][0-9]*)")
+
+
+def _wanted(bases: Sequence[str]) -> dict[str, int]:
+    """How many candidates of each base a batch may take at most, free in storage: one per
+    row asking for the base, one per row asking for a numbered form of it (``gala-2``
+    for ``gala``), which may hold one, and one for a numbered base itself, which a row
+    numbering its parent may hold."""
+    rows = Counter(bases)
+    wanted = dict(rows)
+    for base, count in rows.items():
+        numbered = _NUMBERED.fullmatch(base)
+        if numbered is not None and numbered.group(1) in rows and numbered.group(2) != "1":
+            wanted[numbered.group(1)] += count
+            wanted[base] += 1
+    return wanted
+
+
+class _StoredSlugs:
+    """What storage says about a batch's candidate slugs, asked in windows."""
+
+    def __init__(
+        self,
+        taken_among: Callable[[set[str]], Collection[str]],
+        next_number: dict[str, int],
+        known: Mapping[str, bool],
+    ) -> None:
+        self.taken_among = taken_among
+        self.next_number = next_number
+        self.taken = dict(known)  # candidate -> stored already
+        self.asked: dict[str, int] = {}  # base -> the first number not asked about yet
+
+    def learn(self, wanted: dict[str, int]) -> None:
+        """Ask storage about candidates until ``wanted[base]`` free ones are known for each
+        base, past those ``next_number`` says are taken: one query a window, for every base
+        at once."""
+        found: Counter[str] = Counter()
+        while True:
+            window: list[tuple[str, str]] = []
+            for base, count in wanted.items():
+                missing = count - found[base]
+                if missing <= 0:
+                    continue
+                start = self.asked.get(base) or self.next_number.get(base, 1)
+                self.asked[base] = start + missing
+                window.extend(
+                    (_candidate(base, n, ""), base) for n in range(start, start + missing)
+                )
+            if not window:
+                return
+            unknown = {candidate for candidate, _ in window if candidate not in self.taken}
+            if unknown:
+                taken = self.taken_among(unknown)
+                self.taken.update((candidate, candidate in taken) for candidate in unknown)
+            for candidate, base in window:
+                if not self.taken[candidate]:
+                    found[base] += 1
+
+    def first_free(self, base: str, owner: Collection[str]) -> str:
+        """The first of ``base``, ``base-2``, ... neither stored nor in ``owner``."""
+        number = self.next_number.get(base, 1)
+        while True:
+            candidate = _candidate(base, number, "")
+            if candidate not in self.taken:  # ``_wanted`` counts no cut candidate of a long base
+                self.asked[base] = number
+                self.learn({base: 2})
+            if not self.taken[candidate] and candidate not in owner:
+                self.next_number[base] = number + 1
+                return candidate
+            number += 1

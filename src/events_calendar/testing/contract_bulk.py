@@ -184,6 +184,12 @@ class BulkContract(EventContractBase):
             "live:Gala trash:Gala",
             "trash:Gala live:Fair trash:Gala live:Gala live:Gala trash:Fair live:Fair",
             "trash:Held live:Held trash:Kept live:Kept trash:Live live:Live",
+            "live:Live live:Live live:Live-2",
+            "live:Gala live:Gala live:Gala-2 live:Gala-2-2 live:Gala-3",
+            "trash:Live live:Live-2 live:Live",
+            "trash:Live-2 live:Live live:Live-2",
+            "live:Live-3 trash:Live live:Live trash:Live-3 live:Live-2",
+            "live:Long live:Long live:Long",
         ],
     )
     def test_bulk_slugs_are_those_one_by_one_creates_give(
@@ -194,10 +200,14 @@ class BulkContract(EventContractBase):
         one by one gives: a live row takes the slug a row created in the trash took first,
         which moves to ``__trashed`` (a later batch numbered the live row ``gala-2``, one
         batch numbered the trashed row), and each slug and former slug finds the same
-        record."""
+        record. A row asking for a numbered form of another row's base (``Live-2``) finds it
+        taken when an earlier row was numbered to it (``live-2-2``; one batch handed out
+        ``live-2`` twice, or numbered the earlier rows past it), and a long title is cut to
+        make room for the number (``Long`` stands for a 200-character title)."""
         bulk = calendar_with(ec.Settings(bulk_batch_size=size))
         loaded = [
-            {"title": title, "status": "publish" if status == "live" else status}
+            {"title": title.replace("Long", "Long" * 50)}
+            | {"status": "publish" if status == "live" else status}
             | {"start_date": "2031-01-01", "end_date": "2031-01-01"}
             for status, title in (pair.split(":") for pair in rows.split())
         ]
