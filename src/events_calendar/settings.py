@@ -47,7 +47,9 @@ class Settings:
     timezone: str = attrs.field(default="UTC", validator=_text)
     currency_symbol: str = attrs.field(default="$", validator=_text)
     currency_position: str = attrs.field(default="prefix", validator=_position)
-    #: Events, venues and organizers per transaction in ``bulk_create``.
+    #: Events ``bulk_create`` reads, validates and writes at a time: the rows a load holds
+    #: in memory at once. Every batch is in one transaction unless ``atomic=False``,
+    #: which commits each batch on its own.
     bulk_batch_size: int = attrs.field(default=1000, validator=_positive)
 
 
