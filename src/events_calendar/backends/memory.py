@@ -130,6 +130,7 @@ class MemoryBackend:
         #: event id -> ids of the events naming it as their ``post_parent`` (``remove``)
         self._event_children: dict[int, set[int]] = defaultdict(set)
         self._users: dict[int, User] = {}
+        self._logins: dict[str, int] = {}  # login -> user id: a sign-in looks one up
         self._credentials: dict[str, Credential] = {}
         self._import_keys: dict[Kind, dict[str, int]] = {kind: {} for kind in KINDS}
         self._identity = new_calendar_identity()
@@ -522,16 +523,19 @@ class MemoryBackend:
     # -- users -----------------------------------------------------------------------------
     def insert_user(self, user: User) -> None:
         with self.transaction():
-            if any(u.login == user.login for u in self._users.values()):
+            if user.login in self._logins:
                 raise Conflict(
                     f"The login {user.login!r} is taken.", fields={"login": "choose another"}
                 )
             self._users[user.id] = user
+            self._logins[user.login] = user.id
             self._on_rollback(lambda: self._forget_user(user.id))
             self._note(ANYTHING, 0, "update")
 
     def _forget_user(self, user_id: int) -> None:
-        self._users.pop(user_id, None)
+        user = self._users.pop(user_id, None)
+        if user is not None:
+            self._logins.pop(user.login, None)
 
     def get_user(self, user_id: int) -> User | None:
         with self._lock:
@@ -539,7 +543,8 @@ class MemoryBackend:
 
     def find_user(self, login: str) -> User | None:
         with self._lock:
-            return next((u for u in self._users.values() if u.login == login), None)
+            user_id = self._logins.get(login)
+            return None if user_id is None else self._users.get(user_id)
 
     def list_users(self) -> list[User]:
         with self._lock:
@@ -548,6 +553,8 @@ class MemoryBackend:
     def remove_user(self, user_id: int) -> None:
         with self.transaction():
             user = self._users.pop(user_id, None)
+            if user is not None:
+                del self._logins[user.login]
             gone = {h: c for h, c in self._credentials.items() if c.user_id == user_id}
             for secret_hash in gone:
                 del self._credentials[secret_hash]
@@ -555,6 +562,7 @@ class MemoryBackend:
             def undo() -> None:
                 if user is not None:
                     self._users[user_id] = user
+                    self._logins[user.login] = user_id
                 self._credentials.update(gone)
 
             self._on_rollback(undo)

@@ -166,6 +166,28 @@ class UserContract(AccessContractBase):
         removed = cal.users.remove("alice")
         assert ("alice", []) == (removed.login, cal.users.list())
 
+    def test_a_user_rolled_back_leaves_nothing_to_find(self, cal: ec.Calendar) -> None:
+        """A user created, or removed, in a transaction that rolls back: its login is then
+        free, or signs in still, as before the transaction."""
+        cal.users.create("alice")
+
+        def undone() -> None:
+            with cal.transaction():
+                cal.users.create("bob")
+                cal.users.remove("alice")
+                raise RuntimeError("roll back")
+
+        with pytest.raises(RuntimeError):
+            undone()
+        signed_in = cal.as_user("alice").user
+        assert (["alice"], "alice") == (
+            [u.login for u in cal.users.list()],
+            None if signed_in is None else signed_in.login,
+        )
+        with pytest.raises(NotFound):
+            cal.as_user("bob")
+        assert "bob" == cal.users.create("bob").login
+
     def test_remove_unknown_user_is_not_found(self, cal: ec.Calendar) -> None:
         """Removing an unknown login is ``NotFound`` and removes nobody."""
         cal.users.create("alice")
