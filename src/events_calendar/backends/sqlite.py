@@ -352,9 +352,12 @@ class SQLiteEngine(Engine):
                 self._utils = Database(self._writer)
             return self._utils
 
-    def _connect(self, *, cache_kib: int, mmap_bytes: int = 0) -> sqlite3.Connection:
+    def _connect(
+        self, *, cache_kib: int, mmap_bytes: int = 0, reads: bool = False
+    ) -> sqlite3.Connection:
+        """A new connection, set up (``_set_up``); ``reads`` for a reader's."""
         if self.read_only:
-            return self._connect_read_only(cache_kib=cache_kib, mmap_bytes=mmap_bytes)
+            return self._connect_read_only(cache_kib=cache_kib, mmap_bytes=mmap_bytes, reads=reads)
         with translating(_ERRORS, self._name):
             connection = sqlite3.connect(
                 ":memory:" if self.path is None else str(self.path),
@@ -362,22 +365,26 @@ class SQLiteEngine(Engine):
                 isolation_level=None,
                 timeout=BUSY_TIMEOUT_SECONDS,
             )
-        return self._set_up_or_close(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes)
+        return self._set_up_or_close(
+            connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes, reads=reads
+        )
 
     def _set_up_or_close(
-        self, connection: sqlite3.Connection, *, cache_kib: int, mmap_bytes: int
+        self, connection: sqlite3.Connection, *, cache_kib: int, mmap_bytes: int, reads: bool
     ) -> sqlite3.Connection:
         """``connection`` set up (``_set_up``), or closed if that fails: its first
         statements read the file, so one that is no database is refused here."""
         try:
             with translating(_ERRORS, self._name):
-                self._set_up(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes)
+                self._set_up(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes, reads=reads)
         except BaseException:
             connection.close()
             raise
         return connection
 
-    def _connect_read_only(self, *, cache_kib: int, mmap_bytes: int) -> sqlite3.Connection:
+    def _connect_read_only(
+        self, *, cache_kib: int, mmap_bytes: int, reads: bool
+    ) -> sqlite3.Connection:
         """A connection that cannot write the file (SQLite's ``mode=ro``).
 
         A WAL file is read beside its ``-shm`` index, which SQLite creates in the file's
@@ -396,7 +403,9 @@ class SQLiteEngine(Engine):
                     raise
                 connection = self._open_read_only(self.path, immutable=True)
                 self._immutable = True
-        return self._set_up_or_close(connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes)
+        return self._set_up_or_close(
+            connection, cache_kib=cache_kib, mmap_bytes=mmap_bytes, reads=reads
+        )
 
     @staticmethod
     def _open_read_only(path: Path, *, immutable: bool) -> sqlite3.Connection:
@@ -417,8 +426,10 @@ class SQLiteEngine(Engine):
             raise
         return connection
 
-    def _set_up(self, connection: sqlite3.Connection, *, cache_kib: int, mmap_bytes: int) -> None:
-        """A new connection's functions and settings."""
+    def _set_up(
+        self, connection: sqlite3.Connection, *, cache_kib: int, mmap_bytes: int, reads: bool
+    ) -> None:
+        """A new connection's functions and settings; ``reads`` for a reader's."""
         connection.create_function("fold", 1, _fold, deterministic=True)
         connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
         connection.execute("PRAGMA foreign_keys = ON")
@@ -426,6 +437,13 @@ class SQLiteEngine(Engine):
         # counts') only with recursive triggers on (sqlite-utils turned them on for us when
         # it wrapped every connection).
         connection.execute("PRAGMA recursive_triggers = ON")
+        if reads:
+            # A reader's temporary tables (an ``IN`` list, a union's parts) in memory: with
+            # SQLite's default, a statement needing two of them opened a temporary file,
+            # 30 µs a statement, four times what reading a page's links costs. Readers only:
+            # the writer's (a bulk load's index builds) grew a 100,000-event load's peak RSS
+            # by a sixth.
+            connection.execute("PRAGMA temp_store = MEMORY")
         if self.path is not None:
             connection.execute("PRAGMA synchronous = NORMAL")
             # SQLite's defaults (a 2 MiB page cache, no memory map) suit small files; a large
@@ -445,14 +463,7 @@ class SQLiteEngine(Engine):
         self._check_open()
         reader: sqlite3.Connection | None = getattr(self._local, "db", None)
         if reader is None:
-            reader = self._local.db = self._connect(cache_kib=READER_CACHE_KIB)
-            # A reader's temporary tables (an ``IN`` list, a union's parts) in memory: with
-            # SQLite's default, a statement needing two of them opened a temporary file,
-            # 30 µs a statement, four times what reading a page's links costs. Readers only:
-            # the writer's (a bulk load's index builds) grew a 100,000-event load's peak RSS
-            # by a sixth.
-            with self._translating():
-                reader.execute("PRAGMA temp_store = MEMORY")
+            reader = self._local.db = self._connect(cache_kib=READER_CACHE_KIB, reads=True)
             with self._readers_lock:
                 self._readers.append(reader)
         return reader
