@@ -333,3 +333,46 @@ def test_a_file_restored_under_the_server_is_served_as_restored(tmp_path: Path) 
     seen.append(get(cal, f"/events/{gala.id}").json()["title"])
     cal.close()
     assert ["Gala (moved)", "Gala", "Gala 2031"] == seen
+
+
+def _raw_get(cal: ec.Calendar, path: str) -> httpx.Response:
+    """A GET of ``path`` as sent (not under ``API``), through the calendar's one app."""
+
+    async def send() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app_for(cal))
+        async with httpx.AsyncClient(transport=transport, base_url="http://cal.test") as client:
+            return await client.get(path)
+
+    return asyncio.run(send())
+
+
+SPELLINGS = [
+    "/wp-json/tribe/events/v1",
+    "/wp-json/TRIBE/events/v1",
+    "/wp-json/Tribe/Events/V1",
+    "/?rest_route=/TRIBE/events/v1",
+]
+
+
+def test_a_new_event_shows_in_the_list_whatever_the_namespaces_case(cal: ec.Calendar) -> None:
+    """Routes match in any case after the base path, and so does the cache: an event list
+    kept under ``/wp-json/TRIBE/events/v1/events`` is retired by a new event as the one
+    under ``.../tribe/...`` is. It was kept for everything but events, and stayed stale."""
+    lists = [f"{root}/events" for root in SPELLINGS]
+    before = [_raw_get(cal, path).json()["total"] for path in lists]
+    cal.events.create(title="Second", start_date="2031-03-01 10:00", end_date="2031-03-01 11:00")
+    after = [_raw_get(cal, path).json()["total"] for path in lists]
+    assert ([1] * 4, [2] * 4) == (before, after)
+
+
+def test_the_namespace_index_is_never_kept_whatever_its_case(backend: CountingBackend) -> None:
+    """The namespace index moves with the clock (its default window ends 24 months from
+    now, to the second): under any spelling it is answered afresh, not kept for the day."""
+    clock = ec.FixedClock(NOW)
+    cal = ec.Calendar(backend, clock=clock)
+    moved = []
+    for root in SPELLINGS[:2]:
+        first = _raw_get(cal, f"{root}/").content
+        clock.advance(timedelta(hours=1))
+        moved.append(first != _raw_get(cal, f"{root}/").content)
+    assert [True, True] == moved

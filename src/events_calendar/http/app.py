@@ -305,7 +305,8 @@ def create_app(
                 CacheAnonymousReads,
                 calendar=calendar,
                 enabled=cache,
-                root=f"{base_path}/{namespace}",
+                base_path=base_path,
+                namespace=namespace,
             ),
         ],
         exception_handlers={

@@ -12,6 +12,7 @@ may not keep (their answer moves with the clock) get the same validators, built 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Hashable
 from datetime import date
 from functools import lru_cache
@@ -140,11 +141,15 @@ class CacheAnonymousReads:
     #: the writes are a bulk change, and every list goes.
     SPARE_AT_MOST = 64
 
-    def __init__(self, app: ASGIApp, *, calendar: Calendar, enabled: bool, root: str) -> None:
+    def __init__(
+        self, app: ASGIApp, *, calendar: Calendar, enabled: bool, base_path: str, namespace: str
+    ) -> None:
         self.app = app
         self.calendar = calendar
         self.enabled = enabled
-        self.root = root
+        #: The namespace root as the router matches it (``app._route_ignoring_case``): the
+        #: base path as written, the namespace in any case.
+        self._root = re.compile(f"{re.escape(base_path)}(?i:{re.escape('/' + namespace)})")
         self.cache = ResponseCache(now=calendar.now)
         self._catching_up = LoopLock()
         self._generations = SharedReads(calendar.backend.generation)
@@ -158,7 +163,11 @@ class CacheAnonymousReads:
         return (*address(scope), day)
 
     def _below_root(self, path: str) -> str | None:
-        return path[len(self.root) :] if path.startswith(self.root) else None
+        """The route below the namespace root, lower-cased, or ``None`` outside it; in any
+        case, as the router matches routes, so that ``/wp-json/TRIBE/events/v1/events`` is
+        tagged, retired and kept out of the cache as ``.../tribe/events/v1/events`` is."""
+        found = self._root.match(path)
+        return None if found is None else path[found.end() :].lower()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
