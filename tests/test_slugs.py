@@ -316,11 +316,13 @@ def test_slugify_shortcuts_give_the_char_by_char_slug(text: str) -> None:
 
 def test_a_restore_asks_back_its_own_former_slug_before_one_kept_for_another() -> None:
     """A cut trash slug asks back the record's own former slug; only when it has none that
-    trashes to it, one storage keeps for another record (the former slug is kept once)."""
+    trashes to it, one storage keeps for another record (the former slug is kept once), if
+    only one does: of two, either may be another record's, and the slug comes back cut."""
     long, other = "v" * 195, "v" * 193
     trashed = trashed_slug(long)
-    assert (long, other, "v" * 191) == (
+    assert (long, other, "v" * 191, "v" * 191) == (
         desired_slug(trashed, [long], [other]),
         desired_slug(trashed, ["unrelated"], [other, "w" * 195]),
         desired_slug(trashed, [], []),
+        desired_slug(trashed, [], [other, long]),
     )

@@ -205,14 +205,17 @@ def desired_slug(slug: str, former: Iterable[str], kept_by_others: Iterable[str]
     """The slug a record holding ``slug`` asks back on leaving the trash (WordPress keeps it
     as ``_wp_desired_post_slug``): ``slug`` without the trash suffix, unless that was cut (a
     slug longer than 191 characters), when it is the longest of the record's ``former``
-    slugs that trashes to ``slug`` (``trashes_to``), else the longest of those
-    ``kept_by_others``. A slug without the suffix is its own: a record created in the trash
-    has none, and keeps its slug on leaving.
+    slugs that trashes to ``slug`` (``trashes_to``), else the one of those
+    ``kept_by_others`` that does, when only one does. A slug without the suffix is its own:
+    a record created in the trash has none, and keeps its slug on leaving.
 
     ``kept_by_others`` are former slugs storage keeps for other records: a former slug is
     kept for one record only, so when two records held one long slug and both left it (a
     record took the slug of one in the trash, then was trashed or renamed in turn), one of
     them finds its slug kept for the other. Without them it came back cut to 191 characters.
+    Two of them trashing to ``slug`` (two long slugs sharing their first 191 characters)
+    cannot tell which was this record's: it then comes back cut, rather than with a slug
+    another record had.
 
     Pure, so that a write can ask which slug a restore wants before it asks storage
     whether that slug is free (a trashed record holding it gives it up: see
@@ -221,7 +224,9 @@ def desired_slug(slug: str, former: Iterable[str], kept_by_others: Iterable[str]
     if base == slug or not base:
         return slug
     had = [f for f in former if trashes_to(f, slug)]
-    had = had or [f for f in kept_by_others if trashes_to(f, slug)]
+    if not had:
+        theirs = [f for f in kept_by_others if trashes_to(f, slug)]
+        had = theirs if len(theirs) == 1 else []
     return max(had, key=lambda f: (len(f), f), default=base)
 
 
