@@ -120,3 +120,19 @@ def test_a_class_caching_its_hash_is_built_by_its_init() -> None:
         hash(_CachedHash(id=3, name="x")),
         _CachedHash(id=3, name="x"),
     )
+
+
+@attrs.define(kw_only=True)
+class _LeftUnset:
+    """A field ``__init__`` neither takes nor sets (no default): it stays unset."""
+
+    id: int
+    later: str = attrs.field(init=False)
+
+
+def test_a_field_init_leaves_unset_stays_unset() -> None:
+    """Its ``__init__`` sets no value for ``later``: the reader must not set attrs' NOTHING
+    marker there, as setting every field in turn would."""
+    read = record_reader(_LeftUnset, ("id",))  # type: ignore[type-var]
+    record = read((3,), None)
+    assert (3, False) == (record.id, hasattr(record, "later"))

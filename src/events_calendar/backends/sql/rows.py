@@ -109,6 +109,7 @@ def _direct_allowed(cls: type) -> bool:
             field.validator is None
             and not isinstance(field.converter, attrs.Converter)  # one taking self or the fields
             and (field.init or field.converter is None)
+            and (field.init or field.default is not attrs.NOTHING)  # __init__ leaves it unset
             for field in attrs.fields(cls)
         )
     )
