@@ -15,7 +15,7 @@ import events_calendar as ec
 from events_calendar.backends.postgres import PostgresBackend
 from events_calendar.backends.sql.engine import Result
 from events_calendar.backends.sql.schema import LINKS
-from events_calendar.testing.postgres import test_database
+from sql_backends import postgres
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 DAY = {"start_date": "2027-01-05 19:00", "end_date": "2027-01-05 21:00"}
@@ -24,9 +24,7 @@ DAY = {"start_date": "2027-01-05 19:00", "end_date": "2027-01-05 21:00"}
 @pytest.fixture
 def backend() -> Iterator[PostgresBackend]:
     """A calendar on the shared test database, emptied."""
-    database = test_database()
-    database.reset()
-    backend = PostgresBackend(database.url)
+    backend = postgres()
     yield backend
     backend.close()
 

@@ -69,20 +69,26 @@ def test_file_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
     backend.close()
 
 
-def test_only_the_writer_maps_the_file(tmp_path: Path) -> None:
-    """Reader connections read through the disk cache, not a memory map: a reader that sees
-    another connection's commit would unmap its whole window before its next read."""
+def _writer_and_reader(tmp_path: Path, pragma: str) -> tuple[object, object]:
+    """A new file's ``pragma`` on its writer connection and on a reader's (a connection of
+    its own, not the writer's)."""
     backend = SQLiteBackend(tmp_path / "cal.db")
     engine = backend.engine
     try:
         reader = engine.read_connection()
         assert reader is not engine.db.conn
-        assert (MMAP_BYTES, 0) == (
-            engine.db.execute("PRAGMA mmap_size").fetchone()[0],
-            reader.execute("PRAGMA mmap_size").fetchone()[0],
+        return (
+            engine.db.execute(f"PRAGMA {pragma}").fetchone()[0],
+            reader.execute(f"PRAGMA {pragma}").fetchone()[0],
         )
     finally:
         backend.close()
+
+
+def test_only_the_writer_maps_the_file(tmp_path: Path) -> None:
+    """Reader connections read through the disk cache, not a memory map: a reader that sees
+    another connection's commit would unmap its whole window before its next read."""
+    assert (MMAP_BYTES, 0) == _writer_and_reader(tmp_path, "mmap_size")
 
 
 def test_readers_keep_temporary_tables_in_memory(tmp_path: Path) -> None:
@@ -90,29 +96,13 @@ def test_readers_keep_temporary_tables_in_memory(tmp_path: Path) -> None:
     links, an ``IN`` list in each part of a union) opened a temporary file with SQLite's
     default, several times what the statement itself cost. Not the writer (0, the default):
     a bulk load's temporary data stays on disk."""
-    backend = SQLiteBackend(tmp_path / "cal.db")
-    engine = backend.engine
-    try:
-        assert (0, 2) == (
-            engine.db.execute("PRAGMA temp_store").fetchone()[0],
-            engine.read_connection().execute("PRAGMA temp_store").fetchone()[0],
-        )
-    finally:
-        backend.close()
+    assert (0, 2) == _writer_and_reader(tmp_path, "temp_store")
 
 
 def test_every_connection_fires_triggers_recursively(tmp_path: Path) -> None:
     """Writer and readers alike: a REPLACE that deletes a row fires its delete triggers
     only with recursive triggers on."""
-    backend = SQLiteBackend(tmp_path / "cal.db")
-    engine = backend.engine
-    try:
-        assert (1, 1) == (
-            engine.db.execute("PRAGMA recursive_triggers").fetchone()[0],
-            engine.read_connection().execute("PRAGMA recursive_triggers").fetchone()[0],
-        )
-    finally:
-        backend.close()
+    assert (1, 1) == _writer_and_reader(tmp_path, "recursive_triggers")
 
 
 def test_the_applied_migrations_are_read_where_sqlite_utils_records_them(
