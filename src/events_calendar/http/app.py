@@ -40,6 +40,7 @@ from .read_batches import ReadBatches
 from .responses import json_response
 from .rest_route import RestRoute
 from .routes_spec import RECORD_ID, ROUTES, Route
+from .urls import below_base
 from .write_batches import WriteBatches
 
 __all__ = ["create_app"]
@@ -178,16 +179,16 @@ def _routes(
 
 
 def _route_ignoring_case(base_path: str, path: str, app: ASGIApp) -> StarletteRoute:
-    """A Starlette route at ``path`` whose part after ``base_path`` matches in any case, as
-    WordPress matches a REST route (``WP_REST_Server::match_request_to_handler``:
-    ``preg_match('@^' . $route . '$@i', ...)``): ``/wp-json/tribe/events/v1/Events`` is the
-    events list there. ``base_path`` itself is a rewrite rule's prefix, matched as written."""
+    """A Starlette route at ``path`` whose part after ``base_path`` matches in any case
+    (``urls.below_base``): ``/wp-json/tribe/events/v1/Events`` is the events list, as on a
+    WordPress site."""
     route = StarletteRoute(path, app, methods=None)
     prefix = "^" + re.escape(base_path)
     pattern = route.path_regex.pattern
     assert pattern.startswith(prefix), pattern
     assert pattern.endswith("$"), pattern
-    route.path_regex = re.compile(f"{prefix}(?i:{pattern[len(prefix) : -1]})$")
+    rest = below_base(base_path, pattern[len(prefix) : -1])
+    route.path_regex = re.compile(f"^{rest.pattern}$")
     return route
 
 

@@ -32,6 +32,7 @@ from .generations import SharedReads
 from .listed_pages import ListedPage, PageNote
 from .loop_lock import LoopLock, PerLoop
 from .origin import address
+from .urls import below_base
 
 __all__ = ["CacheAnonymousReads", "HeadAsGet"]
 
@@ -147,9 +148,8 @@ class CacheAnonymousReads:
         self.app = app
         self.calendar = calendar
         self.enabled = enabled
-        #: The namespace root as the router matches it (``app._route_ignoring_case``): the
-        #: base path as written, the namespace in any case.
-        self._root = re.compile(f"{re.escape(base_path)}(?i:{re.escape('/' + namespace)})")
+        #: The namespace root, read as the router reads it (``urls.below_base``).
+        self._root = below_base(base_path, re.escape(f"/{namespace}"))
         self.cache = ResponseCache(now=calendar.now)
         self._catching_up = LoopLock()
         self._generations = SharedReads(calendar.backend.generation)

@@ -7,6 +7,7 @@ is absolute and points back at this server: ``{site}{base_path}/{vendor}/events/
 from __future__ import annotations
 
 import functools
+import re
 from urllib.parse import urlencode
 
 import attrs
@@ -14,7 +15,7 @@ import attrs
 from ..records import Kind
 from ..statuses import Status
 
-__all__ = ["Urls"]
+__all__ = ["Urls", "below_base"]
 
 _COLLECTIONS: dict[Kind, str] = {
     "event": "events",
@@ -91,3 +92,12 @@ class Urls:
 
     def global_id(self, record_id: int) -> str:
         return f"{self.host}?id={record_id}"
+
+
+def below_base(base_path: str, pattern: str) -> re.Pattern[str]:
+    """``pattern`` (a regular expression) after ``base_path``, as a request path is matched:
+    the base path as written, the rest in any case, as WordPress matches a REST route
+    (``WP_REST_Server::match_request_to_handler``: ``preg_match('@^' . $route . '$@i')``)
+    after its rewrite prefix (``/wp-json``, matched as written). The router's routes and
+    the response cache's namespace root both read paths through it."""
+    return re.compile(f"{re.escape(base_path)}(?i:{pattern})")
